@@ -1,0 +1,21 @@
+//! `pbrain-rensa`: the engine. Speaks the Gomocup protocol on stdin/stdout; `pbrain-rensa bench`
+//! runs the fixed benchmark. Logs go to stderr and are silent unless `RUST_LOG` is set.
+
+use std::io::{self, BufReader};
+
+fn main() -> anyhow::Result<()> {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("off"))
+        .target(env_logger::Target::Stderr)
+        .init();
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        Some("bench") => {
+            println!("{}", rensa::bench::run());
+            Ok(())
+        }
+        _ => {
+            rensa::protocol::run(BufReader::new(io::stdin()), io::stdout())?;
+            Ok(())
+        }
+    }
+}

@@ -1,0 +1,64 @@
+//! Time management: turns the protocol's limits into a budget for one search.
+//!
+//! The engine must answer before `timeout_turn` and within `time_left`, with a margin for pipe
+//! latency and a loaded machine; it never relies on the manager's tolerance.
+
+use crate::engine::Limits;
+
+/// Milliseconds kept back from every deadline for pipe latency, process scheduling and the
+/// reply itself.
+pub const MOVE_OVERHEAD_MS: u64 = 30;
+
+/// A value of `time_left` at or above this means "no match limit" (Piskvork/c-gomoku-cli send
+/// 2147483647).
+pub const UNLIMITED_MS: i64 = 2_147_483_647;
+
+/// How long one search may run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Target time: stop starting new iterations after this many ms.
+    pub soft_ms: u64,
+    /// Absolute limit: abort the search at this many ms.
+    pub hard_ms: u64,
+}
+
+impl Budget {
+    /// No time limit at all (analysis, or limits given only as depth / nodes).
+    pub const UNLIMITED: Budget = Budget {
+        soft_ms: u64::MAX,
+        hard_ms: u64::MAX,
+    };
+}
+
+/// The budget for one move given the limits and the number of empty cells left on the board.
+pub fn budget(limits: &Limits, empty_cells: usize) -> Budget {
+    // Step 1. Per-turn cap, with a safety margin that grows with the limit (5%, 30..500 ms).
+    let turn_cap = limits.turn_time_ms.map(|t| {
+        let margin = (t / 20).clamp(MOVE_OVERHEAD_MS, 500);
+        t.saturating_sub(margin)
+    });
+    // Step 2. Match clock: spread the remaining time over the moves we may still have to make.
+    let left = limits
+        .time_left_ms
+        .filter(|&l| l < UNLIMITED_MS)
+        .or_else(|| limits.match_time_ms.filter(|&m| m > 0).map(|m| m as i64));
+    let (match_soft, match_hard) = match left {
+        None => (None, None),
+        Some(l) => {
+            let l = (l.max(0) as u64).saturating_sub(MOVE_OVERHEAD_MS * 2);
+            let moves_to_go = ((empty_cells / 2) as u64).clamp(10, 40);
+            (Some(l / moves_to_go), Some(l / 4))
+        }
+    };
+    let hard = [turn_cap, match_hard].into_iter().flatten().min();
+    match hard {
+        None => Budget::UNLIMITED,
+        Some(hard) => {
+            let soft = match_soft.unwrap_or(hard).min(hard);
+            Budget {
+                soft_ms: soft,
+                hard_ms: hard,
+            }
+        }
+    }
+}
