@@ -189,3 +189,18 @@ impl Engine {
         b.width() * b.height() - b.stone_count()
     }
 }
+
+impl Engine {
+    /// Multi-PV analysis (`yxnbest N`): up to `n` best moves, best first, each with its own value
+    /// and principal variation. Placeholder: the greedy move only, until the search lands.
+    pub fn think_nbest(
+        &mut self,
+        limits: &Limits,
+        n: usize,
+        stop: &AtomicBool,
+        on_info: &mut dyn FnMut(&SearchInfo),
+    ) -> Vec<SearchResult> {
+        let _ = n;
+        vec![self.think(limits, stop, on_info)]
+    }
+}

@@ -1,4 +1,5 @@
 //! The match referee: engine processes, the game loop and adjudication, openings, tournaments,
-//! statistics and records. Judges with [`crate::board::rules`] only.
-//!
-//! Placeholder: the referee work fills this in.
+//! statistics and records. Judges with [`crate::board::rules`] only, never with the engine's
+//! search.
+
+pub mod record;
