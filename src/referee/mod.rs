@@ -2,4 +2,8 @@
 //! statistics and records. Judges with [`crate::board::rules`] only, never with the engine's
 //! search.
 
+pub mod openings;
 pub mod record;
+pub mod records;
+pub mod sgf;
+pub mod stats;
