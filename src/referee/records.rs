@@ -173,3 +173,128 @@ pub fn read_records(text: &str) -> (Vec<GameRecord>, Vec<String>) {
     }
     (records, errors)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> GameRecord {
+        GameRecord {
+            game_index: 7,
+            opening_index: Some(3),
+            black: "rensa \"dev\" \\ 1".to_string(),
+            white: "pbrain-greedy ünïcode".to_string(),
+            rule: Rule::Renju,
+            width: 15,
+            height: 15,
+            opening: vec![Pos::new(7, 7), Pos::new(8, 7), Pos::new(8, 10)],
+            moves: vec![
+                MoveRecord {
+                    pos: Pos::new(9, 9),
+                    time_ms: 1204,
+                },
+                MoveRecord {
+                    pos: Pos::new(0, 14),
+                    time_ms: 0,
+                },
+            ],
+            winner: Some(Color::White),
+            reason: EndReason::Forbidden,
+            detail: "black played 6,8: double three\nsecond line".to_string(),
+        }
+    }
+
+    #[test]
+    fn line_has_every_field() {
+        let line = to_json_line(&sample());
+        assert!(!line.contains('\n'), "{line}");
+        for part in [
+            r#""game_index":7"#,
+            r#""opening_index":3"#,
+            r#""rule":"renju""#,
+            r#""rule_value":4"#,
+            r#""width":15"#,
+            r#""opening":[[7,7],[8,7],[8,10]]"#,
+            r#""moves":[[9,9,1204],[0,14,0]]"#,
+            r#""move_count":5"#,
+            r#""result":"0-1""#,
+            r#""winner":"white""#,
+            r#""reason":"forbidden""#,
+        ] {
+            assert!(line.contains(part), "{part} missing in {line}");
+        }
+    }
+
+    #[test]
+    fn round_trips() {
+        let mut r = sample();
+        assert_eq!(parse_json_line(&to_json_line(&r)).unwrap(), r);
+        r.winner = None;
+        r.reason = EndReason::Draw;
+        r.opening_index = None;
+        r.rule = Rule::Caro {
+            overline_wins: true,
+        };
+        r.width = 20;
+        r.height = 17;
+        r.moves.clear();
+        assert_eq!(parse_json_line(&to_json_line(&r)).unwrap(), r);
+        assert!(to_json_line(&r).contains(r#""result":"1/2-1/2""#));
+        r.winner = Some(Color::Black);
+        r.reason = EndReason::Timeout;
+        assert_eq!(parse_json_line(&to_json_line(&r)).unwrap(), r);
+        assert!(to_json_line(&r).contains(r#""result":"1-0""#));
+    }
+
+    #[test]
+    fn rejects_inconsistent_lines() {
+        let good = to_json_line(&sample());
+        let bad = [
+            good.replace(r#""result":"0-1""#, r#""result":"1-0""#),
+            good.replace(r#""reason":"forbidden""#, r#""reason":"resign""#),
+            good.replace(r#""rule_value":4"#, r#""rule_value":0"#),
+            good.replace(r#""rule":"renju""#, r#""rule":"chess""#),
+            good.replace(r#""move_count":5"#, r#""move_count":6"#),
+            good.replace("[0,14,0]", "[0,15,0]"),
+            good.replace("[0,14,0]", "[0,300,0]"),
+            good.replace(r#""width":15"#, r#""width":4"#),
+            good.replace(r#""winner":"white""#, r#""winner":"green""#),
+            good.replace(r#""black":"#, r#""noir":"#),
+            good[..good.len() / 2].to_string(),
+            String::new(),
+            "[]".to_string(),
+        ];
+        for line in bad {
+            assert!(parse_json_line(&line).is_err(), "accepted {line}");
+        }
+        // Unknown extra fields are fine.
+        let extra = good.replacen('{', r#"{"engine_version":"1.2","#, 1);
+        assert_eq!(parse_json_line(&extra).unwrap(), sample());
+    }
+
+    #[test]
+    fn tolerant_reader_for_resume() {
+        let mut a = sample();
+        a.game_index = 0;
+        let mut b = sample();
+        b.game_index = 1;
+        let line_b = to_json_line(&b);
+        // A crash while writing game 2 left half a line behind.
+        let text = format!(
+            "{}\n\n{}\n{}",
+            to_json_line(&a),
+            line_b,
+            &line_b[..line_b.len() - 9]
+        );
+        let (records, errors) = read_records(&text);
+        assert_eq!(records, vec![a.clone(), b.clone()]);
+        assert_eq!(errors.len(), 1);
+        assert!(errors[0].starts_with("line 4:"), "{errors:?}");
+        let (records, errors) = read_records("garbage\n");
+        assert!(records.is_empty() && errors.len() == 1);
+        assert_eq!(read_records(""), (vec![], vec![]));
+        // Windows line ends.
+        let crlf = format!("{}\r\n{}\r\n", to_json_line(&a), to_json_line(&b));
+        assert_eq!(read_records(&crlf).0, vec![a, b]);
+    }
+}
