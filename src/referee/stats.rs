@@ -450,11 +450,17 @@ pub fn results_table(records: &[GameRecord]) -> String {
     if records.is_empty() {
         return out;
     }
-    let header = format!(
-        "{:<32} {:>6} {:>13} {:>7} {:>18} {:>7}  {:<16} ends (lost by first-second)",
-        "", "games", "W-D-L", "score", "Elo (95%)", "LOS", "model"
+    let header = |first: &str, ends: &str| {
+        format!(
+            "{:<32} {:>6} {:>13} {:>7} {:>18} {:>7}  {:<16} {ends}",
+            first, "games", "W-D-L", "score", "Elo (95%)", "LOS", "model"
+        )
+    };
+    let _ = writeln!(
+        out,
+        "{}",
+        header("pair (first vs second)", "ends (lost by first-second)")
     );
-    let _ = writeln!(out, "{header}");
     for &(a, b) in &matchups {
         let mut t = Tally::default();
         for g in records.iter().filter(|g| between(g, a, b)) {
@@ -475,7 +481,14 @@ pub fn results_table(records: &[GameRecord]) -> String {
             reasons_text(&t)
         );
     }
-    let _ = writeln!(out, "Per engine, against the field:");
+    let _ = writeln!(
+        out,
+        "{}",
+        header(
+            "engine, against the field",
+            "ends (lost by engine-opponents)"
+        )
+    );
     for &e in &engines {
         let mut t = Tally::default();
         for g in records.iter().filter(|g| g.black == e || g.white == e) {
@@ -777,7 +790,10 @@ mod tests {
             row.contains("five 0-1, forbidden 1-0, timeout 1-0, crash 0-1, draw 1"),
             "{row}"
         );
-        let per_engine = table.split("Per engine").nth(1).expect("per-engine part");
+        let per_engine = table
+            .split("against the field")
+            .nth(1)
+            .expect("per-engine part");
         let greedy = per_engine
             .lines()
             .find(|l| l.starts_with("greedy"))
