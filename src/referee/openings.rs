@@ -47,6 +47,8 @@ pub fn parse_openings(text: &str, width: usize, height: usize) -> Result<Vec<Ope
             "board size {width}x{height} is not supported (sides {MIN_SIDE} to {MAX_SIDE})"
         ));
     }
+    // A byte-order mark (files saved by some Windows editors) is not part of the first line.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut openings = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line = raw.split('#').next().unwrap_or("").trim();
@@ -240,6 +242,10 @@ mod tests {
         let o = parse_openings("0,0, -1,2", 20, 15).unwrap();
         assert_eq!(o[0].moves, vec![p(10, 7), p(9, 9)]);
         assert_eq!(parse_openings("", 15, 15).unwrap(), vec![]);
+        // Windows files: byte-order mark and CRLF line ends.
+        let o = parse_openings("\u{feff}0,0, 1,0\r\nh8\r\n", 15, 15).unwrap();
+        assert_eq!(o.len(), 2);
+        assert_eq!(o[0].moves, vec![p(7, 7), p(8, 7)]);
         assert_eq!(parse_openings("# only\n\n", 15, 15).unwrap(), vec![]);
     }
 

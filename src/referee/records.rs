@@ -162,6 +162,8 @@ pub fn parse_json_line(line: &str) -> Result<GameRecord, String> {
 pub fn read_records(text: &str) -> (Vec<GameRecord>, Vec<String>) {
     let mut records = Vec::new();
     let mut errors = Vec::new();
+    // A byte-order mark (files touched by some Windows editors) is not part of the first record.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
@@ -296,5 +298,59 @@ mod tests {
         // Windows line ends.
         let crlf = format!("{}\r\n{}\r\n", to_json_line(&a), to_json_line(&b));
         assert_eq!(read_records(&crlf).0, vec![a, b]);
+    }
+}
+
+#[cfg(test)]
+mod golden {
+    use super::*;
+
+    /// A hand-written record file in the version-1 format: it must keep reading the same way.
+    const V1: &str = include_str!("testdata/records_v1.jsonl");
+
+    #[test]
+    fn version_1_file_reads_the_same() {
+        let (records, errors) = read_records(V1);
+        assert_eq!(records.len(), 4, "{errors:?}");
+        // Line 5 lacks most fields; line 7 was cut off by a crash.
+        assert_eq!(errors.len(), 2, "{errors:?}");
+        assert!(errors[0].starts_with("line 5:"), "{errors:?}");
+        assert!(errors[1].starts_with("line 7:"), "{errors:?}");
+
+        let r = &records[0];
+        assert_eq!((r.game_index, r.opening_index), (0, Some(0)));
+        assert_eq!((r.black.as_str(), r.white.as_str()), ("rensa", "greedy"));
+        assert_eq!(r.rule, Rule::Freestyle);
+        assert_eq!(
+            r.opening,
+            vec![Pos::new(7, 7), Pos::new(8, 7), Pos::new(8, 10)]
+        );
+        assert_eq!(r.moves.len(), 7);
+        assert_eq!(r.moves[0].pos, Pos::new(9, 9));
+        assert_eq!(r.moves[0].time_ms, 1204);
+        assert_eq!((r.winner, r.reason), (Some(Color::Black), EndReason::Five));
+
+        assert_eq!(records[1].rule, Rule::Renju);
+        assert_eq!(records[1].reason, EndReason::Forbidden);
+        assert_eq!(records[1].winner_name(), Some("rensa"));
+
+        let d = &records[2];
+        assert_eq!(
+            d.rule,
+            Rule::Caro {
+                overline_wins: true
+            }
+        );
+        assert_eq!((d.width, d.height, d.opening_index), (20, 17, None));
+        assert_eq!((d.winner, d.reason), (None, EndReason::Draw));
+
+        assert_eq!(records[3].reason, EndReason::Timeout);
+        assert_eq!(records[3].moves[0].time_ms, 30_000);
+
+        // Writing the records back gives the same lines (the one with an extra field aside).
+        let lines: Vec<&str> = V1.lines().collect();
+        for (r, line) in records[..3].iter().zip([lines[0], lines[1], lines[3]]) {
+            assert_eq!(to_json_line(r), line);
+        }
     }
 }

@@ -284,6 +284,28 @@ impl Sprt {
         (lower, upper)
     }
 
+    /// One line for progress output:
+    /// `SPRT [0, 5] alpha 0.05 beta 0.05: LLR 1.23 (-2.94, 2.94), 120 pairs: continue`.
+    pub fn status_text(&self, p: &Pentanomial) -> String {
+        let (lower, upper) = self.bounds();
+        let verdict = match self.decide(p) {
+            SprtDecision::Continue => "continue",
+            SprtDecision::AcceptH0 => "H0 accepted",
+            SprtDecision::AcceptH1 => "H1 accepted",
+        };
+        format!(
+            "SPRT [{}, {}] alpha {} beta {}: LLR {:.2} ({:.2}, {:.2}), {} pairs: {verdict}",
+            self.elo0,
+            self.elo1,
+            self.alpha,
+            self.beta,
+            self.llr(p),
+            lower,
+            upper,
+            p.pairs()
+        )
+    }
+
     /// Compares the LLR with the bounds.
     pub fn decide(&self, p: &Pentanomial) -> SprtDecision {
         let llr = self.llr(p);
@@ -728,6 +750,13 @@ mod tests {
             counts: [3, 0, 0, 0, 0],
         };
         assert_eq!(sprt.decide(&swept), SprtDecision::AcceptH0);
+        assert_eq!(
+            sprt.status_text(&early),
+            "SPRT [0, 10] alpha 0.05 beta 0.05: LLR 2.05 (-2.94, 2.94), 100 pairs: continue"
+        );
+        assert!(sprt
+            .status_text(&strong)
+            .ends_with("300 pairs: H1 accepted"));
     }
 
     #[test]
