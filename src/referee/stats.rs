@@ -837,4 +837,55 @@ mod tests {
             "{only_one}"
         );
     }
+
+    /// The plain-text suite `testdata/elo_cases.txt`: values computed independently (Python).
+    #[test]
+    fn independent_cases_suite() {
+        let text = include_str!("testdata/elo_cases.txt");
+        let mut checked = 0;
+        for (i, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let (lhs, rhs) = line.split_once("->").expect("case has ->");
+            let words: Vec<&str> = lhs.split_whitespace().collect();
+            let nums: Vec<f64> = words[1..].iter().map(|w| w.parse().unwrap()).collect();
+            let want: Vec<f64> = rhs.split_whitespace().map(|w| w.parse().unwrap()).collect();
+            let at = format!("line {}: {line}", i + 1);
+            let u = |v: f64| v as u64;
+            let got: Vec<f64> = match words[0] {
+                "tri" => {
+                    let e = trinomial_elo(u(nums[0]), u(nums[1]), u(nums[2]));
+                    vec![e.elo, e.error95, e.los]
+                }
+                "penta" => {
+                    let p = Pentanomial {
+                        counts: [u(nums[0]), u(nums[1]), u(nums[2]), u(nums[3]), u(nums[4])],
+                    };
+                    let e = pentanomial_elo(&p);
+                    vec![e.elo, e.error95, e.los]
+                }
+                "sprt" => {
+                    let sprt = Sprt {
+                        elo0: nums[0],
+                        elo1: nums[1],
+                        alpha: 0.05,
+                        beta: 0.05,
+                    };
+                    let p = Pentanomial {
+                        counts: [u(nums[2]), u(nums[3]), u(nums[4]), u(nums[5]), u(nums[6])],
+                    };
+                    vec![sprt.llr(&p)]
+                }
+                other => panic!("{at}: unknown case kind {other}"),
+            };
+            assert_eq!(got.len(), want.len(), "{at}");
+            for (g, w) in got.iter().zip(&want) {
+                assert!(close(*g, *w, 1e-3), "{at}: got {got:?}");
+            }
+            checked += 1;
+        }
+        assert_eq!(checked, 24);
+    }
 }
