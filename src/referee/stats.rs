@@ -243,6 +243,25 @@ pub enum SprtDecision {
 const SPRT_EMPTY_CELL: f64 = 1e-3;
 
 impl Sprt {
+    /// Checks the parameters: finite Elo bounds with `elo0 < elo1`, and `alpha`, `beta` strictly
+    /// between 0 and 1 (otherwise the bounds are infinite and the test never ends).
+    pub fn validate(&self) -> Result<(), String> {
+        if !(self.elo0.is_finite() && self.elo1.is_finite() && self.elo0 < self.elo1) {
+            return Err(format!(
+                "SPRT needs finite elo0 < elo1, got [{}, {}]",
+                self.elo0, self.elo1
+            ));
+        }
+        for (name, v) in [("alpha", self.alpha), ("beta", self.beta)] {
+            if !(v > 0.0 && v < 1.0) {
+                return Err(format!(
+                    "SPRT {name} must lie strictly between 0 and 1, got {v}"
+                ));
+            }
+        }
+        Ok(())
+    }
+
     /// The log-likelihood ratio of H1 over H0 given the pairs (0 without pairs). Uses the normal
     /// approximation of the GSPRT: `N (s1 - s0) (2 s - s0 - s1) / (2 var)`.
     pub fn llr(&self, p: &Pentanomial) -> f64 {
