@@ -13,7 +13,7 @@ use crate::Engine;
 use std::io::{ErrorKind, Read};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Sender;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 /// Longest line kept, in bytes; longer lines are discarded with an `ERROR`.
@@ -74,6 +74,39 @@ impl LineFramer {
     }
 }
 
+/// The stop flag of the current search, shared by the input thread and the dispatcher. Each search
+/// gets a fresh flag, so a late search that was given up on stays stopped.
+#[derive(Debug)]
+pub struct StopSwitch {
+    current: Mutex<Arc<AtomicBool>>,
+}
+
+impl Default for StopSwitch {
+    fn default() -> StopSwitch {
+        StopSwitch {
+            current: Mutex::new(Arc::new(AtomicBool::new(false))),
+        }
+    }
+}
+
+impl StopSwitch {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Arc<AtomicBool>> {
+        self.current.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Stops the current search (if any) now.
+    pub fn raise(&self) {
+        self.lock().store(true, Ordering::SeqCst);
+    }
+
+    /// A new, lowered flag for the next search; the previous one is left as it is.
+    pub fn fresh(&self) -> Arc<AtomicBool> {
+        let flag = Arc::new(AtomicBool::new(false));
+        *self.lock() = Arc::clone(&flag);
+        flag
+    }
+}
+
 /// What the dispatcher receives.
 pub enum Event {
     /// A parsed command (or parse error) and when its line was read.
@@ -103,7 +136,7 @@ pub enum JobOutcome {
 pub fn spawn_reader<R: Read + Send + 'static>(
     mut input: R,
     tx: Sender<Event>,
-    stop: Arc<AtomicBool>,
+    stop: Arc<StopSwitch>,
 ) -> std::thread::JoinHandle<()> {
     std::thread::Builder::new()
         .name("rensa-input".into())
@@ -114,7 +147,7 @@ pub fn spawn_reader<R: Read + Send + 'static>(
             let send = |parsed: Parsed| -> bool {
                 let is_end = matches!(parsed, Ok(Command::End));
                 if parsed.as_ref().is_ok_and(Command::stops_search) {
-                    stop.store(true, Ordering::SeqCst);
+                    stop.raise();
                 }
                 let alive = tx
                     .send(Event::Input {

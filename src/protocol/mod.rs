@@ -26,7 +26,6 @@ use output::Response;
 use session::{Job, JobKind, Session, Step};
 use std::collections::VecDeque;
 use std::io::{Read, Write};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -34,7 +33,7 @@ use std::time::{Duration, Instant};
 /// Runs the protocol until `END` or end of input, reading `input` on a thread of its own.
 pub fn run<R: Read + Send + 'static, W: Write>(input: R, output: W) -> std::io::Result<()> {
     let (tx, rx) = mpsc::channel();
-    let stop = Arc::new(AtomicBool::new(false));
+    let stop = Arc::new(io::StopSwitch::default());
     io::spawn_reader(input, tx.clone(), Arc::clone(&stop));
     Driver {
         session: Session::new(),
@@ -55,6 +54,8 @@ struct Running {
     stopped: bool,
     /// When the fallback answer was printed.
     answered_at: Option<Instant>,
+    /// When the first command was queued after the fallback answer (we then stop waiting soon).
+    queued_at: Option<Instant>,
 }
 
 struct Driver<W: Write> {
@@ -62,7 +63,7 @@ struct Driver<W: Write> {
     out: W,
     tx: Sender<Event>,
     rx: Receiver<Event>,
-    stop: Arc<AtomicBool>,
+    stop: Arc<io::StopSwitch>,
     /// Commands that arrived during a search, in order.
     queue: VecDeque<(Parsed, Instant)>,
     next_job: u64,
@@ -123,9 +124,9 @@ impl<W: Write> Driver<W> {
     fn search(&mut self, job: Box<Job>, mut engine: Box<Engine>) -> std::io::Result<Flow> {
         let id = self.next_job;
         self.next_job += 1;
-        self.stop.store(false, Ordering::SeqCst);
+        let stop = self.stop.fresh();
         let (kind, limits) = (job.kind.clone(), job.limits.clone());
-        let (tx, stop) = (self.tx.clone(), Arc::clone(&self.stop));
+        let tx = self.tx.clone();
         let spawned = std::thread::Builder::new()
             .name("rensa-search".into())
             .spawn(move || {
@@ -169,6 +170,7 @@ impl<W: Write> Driver<W> {
             job: *job,
             stopped: false,
             answered_at: None,
+            queued_at: None,
         };
         loop {
             let wait = self.next_wake(&run);
@@ -198,13 +200,17 @@ impl<W: Write> Driver<W> {
                         let stops = Command::Info(info.clone()).stops_search();
                         self.session.apply_info(info);
                         if stops {
-                            self.stop.store(true, Ordering::SeqCst);
+                            self.request_stop(&mut run);
+                        } else {
+                            self.refresh_deadlines(&mut run);
                         }
-                        self.refresh_deadlines(&mut run);
                     }
                     other => {
                         if other.as_ref().is_ok_and(Command::stops_search) {
-                            self.stop.store(true, Ordering::SeqCst);
+                            self.request_stop(&mut run);
+                        }
+                        if run.answered_at.is_some() && run.queued_at.is_none() {
+                            run.queued_at = Some(Instant::now());
                         }
                         self.queue.push_back((other, at));
                     }
@@ -238,7 +244,11 @@ impl<W: Write> Driver<W> {
     /// The next instant the dispatcher must act at without input, if any.
     fn next_wake(&self, run: &Running) -> Option<Instant> {
         if let Some(t) = run.answered_at {
-            return Some(t + Duration::from_millis(timing::ABANDON_AFTER_MS));
+            let give_up = t + Duration::from_millis(timing::ABANDON_AFTER_MS);
+            return Some(match run.queued_at {
+                Some(q) => give_up.min(q + Duration::from_millis(timing::QUEUED_GRACE_MS)),
+                None => give_up,
+            });
         }
         let d = run.job.deadlines?;
         Some(if run.stopped { d.answer_at } else { d.stop_at })
@@ -256,7 +266,7 @@ impl<W: Write> Driver<W> {
         };
         if !run.stopped && now >= d.stop_at {
             log::info!("hard deadline: stopping the search");
-            self.stop.store(true, Ordering::SeqCst);
+            self.stop.raise();
             run.stopped = true;
         }
         if run.stopped && now >= d.answer_at {
@@ -264,8 +274,33 @@ impl<W: Write> Driver<W> {
             let lines = self.session.answer_with_fallback(&run.job);
             self.write(&lines)?;
             run.answered_at = Some(now);
+            if !self.queue.is_empty() {
+                run.queued_at = Some(now);
+            }
         }
         Ok(false)
+    }
+
+    /// A stop request (`yxstop`, `stop`, `INFO timeout_turn 0`): stop now and give the engine
+    /// [`timing::STOP_GRACE_MS`] to return its best move before the fallback answers.
+    fn request_stop(&self, run: &mut Running) {
+        self.stop.raise();
+        if run.answered_at.is_some() {
+            return;
+        }
+        let now = Instant::now();
+        let answer_at = now + Duration::from_millis(timing::STOP_GRACE_MS);
+        run.stopped = true;
+        run.job.deadlines = Some(match run.job.deadlines {
+            Some(d) => timing::Deadlines {
+                stop_at: d.stop_at.min(now),
+                answer_at: d.answer_at.min(answer_at),
+            },
+            None => timing::Deadlines {
+                stop_at: now,
+                answer_at,
+            },
+        });
     }
 
     /// A new `timeout_turn` / `time_left` mid-search may bring the deadlines forward.
@@ -273,12 +308,17 @@ impl<W: Write> Driver<W> {
         if run.answered_at.is_some() {
             return;
         }
-        if let Some(limit) = self.session.move_limit_ms() {
-            let fresh = timing::deadlines(run.job.at, limit);
-            run.job.deadlines = Some(match run.job.deadlines {
-                Some(d) if d.answer_at <= fresh.answer_at => d,
-                _ => fresh,
-            });
+        let Some(limit) = self.session.move_limit_ms() else {
+            return;
+        };
+        let fresh = timing::deadlines(run.job.at, limit);
+        if fresh.stop_at <= Instant::now() {
+            self.request_stop(run);
+            return;
         }
+        run.job.deadlines = Some(match run.job.deadlines {
+            Some(d) if d.answer_at <= fresh.answer_at => d,
+            _ => fresh,
+        });
     }
 }

@@ -18,6 +18,14 @@ pub const DEFAULT_TURN_MS: u64 = 30_000;
 /// giving up on it and building a fresh one, in ms.
 pub const ABANDON_AFTER_MS: u64 = 3_000;
 
+/// After a stop request (`yxstop`, `INFO timeout_turn 0`), how long the engine may take to return
+/// its best move before the fallback answers, in ms.
+pub const STOP_GRACE_MS: u64 = 100;
+
+/// After the fallback answer, once another command is waiting, how much longer to wait for the
+/// late engine before building a fresh one (so the next move is not delayed), in ms.
+pub const QUEUED_GRACE_MS: u64 = 20;
+
 /// The two backstop instants of one move request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Deadlines {
