@@ -144,25 +144,39 @@ pub fn spawn_reader<R: Read + Send + 'static>(
             let mut framer = LineFramer::new();
             let mut parser = Parser::new();
             let mut chunk = vec![0u8; 16 * 1024];
-            let send = |parsed: Parsed| -> bool {
+            let send = |parsed: Parsed, at: Instant| -> bool {
                 let is_end = matches!(parsed, Ok(Command::End));
                 if parsed.as_ref().is_ok_and(Command::stops_search) {
                     stop.raise();
                 }
-                let alive = tx
-                    .send(Event::Input {
-                        parsed,
-                        at: Instant::now(),
-                    })
-                    .is_ok();
+                let alive = tx.send(Event::Input { parsed, at }).is_ok();
                 alive && !is_end
             };
-            let handle = |framed: Framed, parser: &mut Parser| -> bool {
+            // When the open BOARD / SWAP2BOARD block began: its move request is timed from there.
+            let mut block_at: Option<Instant> = None;
+            let mut handle = |framed: Framed, parser: &mut Parser| -> bool {
+                let now = Instant::now();
                 match framed {
-                    Framed::Line(l) => parser.feed(&l).into_iter().all(&send),
-                    Framed::TooLong(n) => send(Err(ParseError(format!(
-                        "input line of {n} bytes is longer than {MAX_LINE_BYTES} bytes; discarded"
-                    )))),
+                    Framed::Line(l) => {
+                        let started = *block_at.get_or_insert(now);
+                        let out = parser.feed(&l);
+                        if !parser.in_block() {
+                            block_at = None;
+                        }
+                        out.into_iter().all(|parsed| {
+                            let at = match parsed {
+                                Ok(Command::Board { .. } | Command::Swap2Board(_)) => started,
+                                _ => now,
+                            };
+                            send(parsed, at)
+                        })
+                    }
+                    Framed::TooLong(n) => send(
+                        Err(ParseError(format!(
+                            "input line of {n} bytes is longer than {MAX_LINE_BYTES} bytes; discarded"
+                        ))),
+                        now,
+                    ),
                 }
             };
             loop {
@@ -189,7 +203,7 @@ pub fn spawn_reader<R: Read + Send + 'static>(
                 }
             }
             log::info!("end of input: treated as END");
-            send(Ok(Command::End));
+            send(Ok(Command::End), Instant::now());
         })
         .expect("spawning the input thread")
 }

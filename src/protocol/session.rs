@@ -824,3 +824,287 @@ fn pv_block(
     .map(Response::Info)
     .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::command::Parser;
+
+    fn parse(line: &str) -> Command {
+        let mut out = Parser::new().feed(line);
+        assert_eq!(out.len(), 1, "{line}");
+        out.remove(0).unwrap()
+    }
+
+    /// Runs one command; a search is run to completion on this thread.
+    fn run(s: &mut Session, line: &str) -> Vec<String> {
+        let at = Instant::now();
+        let lines = match s.handle(parse(line), at) {
+            Step::Reply(l) => l,
+            Step::Exit => vec![Response::Message("<exit>".into())],
+            Step::Search(job, mut engine) => {
+                let stop = std::sync::atomic::AtomicBool::new(false);
+                let outcome = match &job.kind {
+                    JobKind::Move => {
+                        JobOutcome::Move(engine.think(&job.limits, &stop, &mut |_| {}))
+                    }
+                    JobKind::Nbest(n) => {
+                        JobOutcome::Nbest(engine.think_nbest(&job.limits, *n, &stop, &mut |_| {}))
+                    }
+                    JobKind::Swap2 { stones, budget_ms } => JobOutcome::Swap2(swap2::decide(
+                        &mut engine,
+                        stones,
+                        &job.limits,
+                        *budget_ms,
+                        &stop,
+                    )),
+                };
+                s.finish(&job, engine, outcome)
+            }
+        };
+        lines.iter().map(Response::to_string).collect()
+    }
+
+    fn started() -> Session {
+        let mut s = Session::new();
+        assert_eq!(run(&mut s, "INFO timeout_turn 200"), Vec::<String>::new());
+        assert_eq!(run(&mut s, "START 15"), vec!["OK"]);
+        s
+    }
+
+    fn is_move(line: &str) -> bool {
+        line.parse::<Pos>().is_ok() && !line.contains(' ')
+    }
+
+    #[test]
+    fn start_accepts_the_supported_range_only() {
+        let mut s = Session::new();
+        for ok in [
+            "START 5",
+            "START 15",
+            "START 20",
+            "START 64",
+            "RECTSTART 30,20",
+        ] {
+            assert_eq!(run(&mut s, ok), vec!["OK"], "{ok}");
+        }
+        for bad in ["START 4", "START 65", "RECTSTART 4,20", "RECTSTART 20,65"] {
+            let out = run(&mut s, bad);
+            assert!(
+                out[0].starts_with("ERROR Unsupported size"),
+                "{bad}: {out:?}"
+            );
+            assert!(out[0].contains("15") && out[0].contains("20"), "{out:?}");
+        }
+        // The last good size stays.
+        assert_eq!(s.game().board().width(), 30);
+    }
+
+    #[test]
+    fn board_colours_follow_the_stone_counts() {
+        let mut s = started();
+        // Equal counts: we are black; stones in any order keep their order per colour.
+        assert!(run(&mut s, "YXBOARD 1,1,2 2,2,1 3,3,2 4,4,1 DONE").is_empty());
+        assert_eq!(
+            s.game().moves(),
+            &[
+                Pos::new(2, 2),
+                Pos::new(1, 1),
+                Pos::new(4, 4),
+                Pos::new(3, 3)
+            ]
+        );
+        assert_eq!(s.game().side_to_move(), Color::Black);
+        // One more opponent stone: the opponent is black and we are white.
+        assert!(run(&mut s, "YXBOARD 1,1,2 2,2,1 3,3,2 DONE").is_empty());
+        assert_eq!(
+            s.game().moves(),
+            &[Pos::new(1, 1), Pos::new(2, 2), Pos::new(3, 3)]
+        );
+        assert_eq!(s.game().side_to_move(), Color::White);
+        // Inconsistent counts leave the position alone.
+        let out = run(&mut s, "YXBOARD 1,1,1 2,2,1 DONE");
+        assert!(out[0].starts_with("ERROR YXBOARD rejected, position unchanged: inconsistent"));
+        assert_eq!(s.game().moves().len(), 3);
+        // An empty BOARD means: we are black and move now.
+        let out = run(&mut s, "BOARD DONE");
+        assert_eq!(out.len(), 1);
+        assert!(is_move(&out[0]), "{out:?}");
+        assert_eq!(s.game().moves().len(), 1);
+    }
+
+    #[test]
+    fn info_is_silent_and_problems_come_before_the_next_move() {
+        let mut s = started();
+        for l in [
+            "INFO max_memory 1000",
+            "INFO rule 3",
+            "INFO timeout_turn x",
+            "INFO folder a b c",
+            "INFO unknown_key 1 2 3",
+        ] {
+            assert!(run(&mut s, l).is_empty(), "{l}");
+        }
+        assert_eq!(s.settings.folder.as_deref(), Some("a b c"));
+        assert_eq!(s.settings.rule, Rule::Exact);
+        // Not before OK ...
+        assert_eq!(run(&mut s, "RESTART"), vec!["OK"]);
+        // ... but before the move.
+        let out = run(&mut s, "BEGIN");
+        assert_eq!(out.len(), 4, "{out:?}");
+        assert!(out[..3].iter().all(|l| l.starts_with("MESSAGE ")));
+        assert!(is_move(&out[3]));
+        // Only once.
+        let out = run(&mut s, "TURN 0,0");
+        assert_eq!(out.len(), 1);
+        assert!(is_move(&out[0]));
+    }
+
+    #[test]
+    fn move_requests_play_our_answer_and_takeback_undoes() {
+        let mut s = started();
+        let first = run(&mut s, "BEGIN");
+        assert!(is_move(&first[0]));
+        let ours: Pos = first[0].parse().unwrap();
+        assert_eq!(s.game().moves(), &[ours]);
+        assert!(run(&mut s, "BEGIN")[0].starts_with("ERROR BEGIN on a board with 1 stones"));
+        let out = run(&mut s, "TURN 0,0");
+        let second: Pos = out[0].parse().unwrap();
+        assert_eq!(s.game().moves(), &[ours, Pos::new(0, 0), second]);
+        assert!(run(&mut s, "TAKEBACK 0,0")[0].starts_with("ERROR TAKEBACK 0,0: the last stone is"));
+        assert_eq!(run(&mut s, &format!("TAKEBACK {second}")), vec!["OK"]);
+        assert_eq!(run(&mut s, "TAKEBACK 0,0"), vec!["OK"]);
+        assert_eq!(run(&mut s, "PLAY 3,3"), vec!["3,3"]);
+        assert_eq!(s.game().moves(), &[ours, Pos::new(3, 3)]);
+    }
+
+    #[test]
+    fn zero_time_answers_without_searching() {
+        let mut s = started();
+        assert!(run(&mut s, "INFO timeout_turn 0").is_empty());
+        match s.handle(parse("BEGIN"), Instant::now()) {
+            Step::Reply(lines) => {
+                assert_eq!(lines.len(), 1);
+                assert!(matches!(lines[0], Response::Move(_)));
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(s.game().moves().len(), 1);
+        assert!(run(&mut s, "INFO timeout_turn 100").is_empty());
+        assert!(run(&mut s, "INFO time_left -5").is_empty());
+        assert!(matches!(
+            s.handle(parse("TURN 0,0"), Instant::now()),
+            Step::Reply(_)
+        ));
+    }
+
+    #[test]
+    fn commands_before_start_and_after_the_end_are_errors() {
+        let mut s = Session::new();
+        for l in [
+            "BEGIN",
+            "TURN 1,1",
+            "BOARD DONE",
+            "TAKEBACK 1,1",
+            "PLAY 1,1",
+            "RESTART",
+            "SWAP2BOARD DONE",
+            "YXNBEST 1",
+        ] {
+            let out = run(&mut s, l);
+            assert_eq!(out.len(), 1, "{l}");
+            assert!(
+                out[0].starts_with("ERROR ") && out[0].contains("START"),
+                "{l}: {out:?}"
+            );
+        }
+        let mut s = started();
+        assert!(run(
+            &mut s,
+            "YXBOARD 0,0,2 9,9,1 1,0,2 9,11,1 2,0,2 11,9,1 3,0,2 11,11,1 DONE"
+        )
+        .is_empty());
+        assert_eq!(run(&mut s, "PLAY 14,0"), vec!["14,0"]);
+        assert!(run(&mut s, "TURN 4,0")[0]
+            .starts_with("ERROR the game is over after 4,0: white has won"));
+        assert!(run(&mut s, "TURN 5,5")[0].starts_with("ERROR the game is already over"));
+        assert_eq!(s.game().moves().len(), 10);
+    }
+
+    #[test]
+    fn swap2_answers_have_the_right_shape() {
+        let mut s = started();
+        let out = run(&mut s, "SWAP2BOARD DONE");
+        assert_eq!(out.len(), 1);
+        let stones: Vec<Pos> = out[0].split(' ').map(|t| t.parse().unwrap()).collect();
+        assert_eq!(stones.len(), 3);
+        assert!(Game::from_moves(15, 15, Rule::Freestyle, &stones).is_ok());
+        for three in [
+            "SWAP2BOARD 7,7 8,7 9,9 DONE",
+            "SWAP2BOARD 7,7 8,7 9,9 3,3 4,4 DONE",
+        ] {
+            let out = run(&mut s, three);
+            assert_eq!(out.len(), 1);
+            assert!(out[0] == "SWAP" || is_move(&out[0]), "{out:?}");
+        }
+        assert_eq!(
+            run(&mut s, "SWAP2BOARD 7,7 DONE"),
+            vec!["ERROR SWAP2BOARD needs 0, 3 or 5 stones, got 1"]
+        );
+        // The game itself is untouched by SWAP2BOARD.
+        assert!(s.game().moves().is_empty());
+    }
+
+    #[test]
+    fn gui_output_only_after_the_gui_asked() {
+        let mut s = started();
+        let info = SearchInfo {
+            depth: 3,
+            seldepth: 5,
+            nodes: 1000,
+            elapsed_ms: 10,
+            value: Value(40),
+            pv: vec![Pos::new(7, 7), Pos::new(8, 8)],
+        };
+        let job = Job {
+            kind: JobKind::Move,
+            limits: Limits::default(),
+            at: Instant::now(),
+            deadlines: None,
+            fallback: vec![],
+            fallback_move: None,
+            prefix: vec![],
+            size: (15, 15),
+            moves: vec![],
+        };
+        assert!(s.progress_lines(&job, &info).is_empty());
+        s.apply_info(Info::ShowDetail(1));
+        let lines: Vec<String> = s
+            .progress_lines(&job, &info)
+            .iter()
+            .map(|r| r.to_string())
+            .collect();
+        assert_eq!(lines, vec!["MESSAGE REALTIME BEST 7,7"]);
+        s.apply_info(Info::ShowDetail(0));
+        assert!(s.progress_lines(&job, &info).is_empty());
+        let shown = run(&mut s, "YXSHOWINFO");
+        assert!(shown.iter().all(|l| l.starts_with("MESSAGE ")));
+        let lines: Vec<String> = s
+            .progress_lines(&job, &info)
+            .iter()
+            .map(|r| r.to_string())
+            .collect();
+        assert_eq!(lines[1], "INFO PV 0");
+        assert!(lines.contains(&"INFO BESTLINE 7,7 8,8".to_string()));
+        assert!(lines.contains(&"INFO EVAL 40".to_string()));
+        assert_eq!(lines.last().unwrap(), "INFO PV DONE");
+    }
+
+    #[test]
+    fn win_rates() {
+        assert_eq!(win_rate(Value::ZERO), 0.5);
+        assert!(win_rate(Value(400)) > 0.7);
+        assert_eq!(win_rate(Value::mate_in(3)), 1.0);
+        assert_eq!(win_rate(Value::mated_in(3)), 0.0);
+    }
+}
