@@ -5,6 +5,8 @@
 //!   choice is deterministic for a deterministic search.
 //! * Cases 2 and 3 (three or five stones, white to move): search the position; if black is
 //!   clearly better ([`SWAP_MARGIN`]), answer `SWAP` (take black), otherwise play white's move.
+//!   In case 2, when the position is about even ([`BALANCE_MARGIN`]), we add white's 4th and
+//!   black's 5th move and let the opponent choose a colour, if that position stays balanced.
 //!
 //! The functions run on the search thread with the engine borrowed; the engine's own game is put
 //! back exactly as it was.
@@ -17,6 +19,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// How much better black must be (from white's point of view, `value <= -SWAP_MARGIN`) before we
 /// take black, in the engine's centi-stone units.
 pub const SWAP_MARGIN: Value = Value(150);
+
+/// In case 2, when the position after white's 4th move is this close to even (both ways), we also
+/// add black's 5th move and leave the colour choice to the opponent, provided the 5-stone position
+/// stays within [`SWAP_MARGIN`].
+pub const BALANCE_MARGIN: Value = Value(60);
 
 /// Candidate openings as centre offsets of moves 2 (white) and 3 (black); move 1 is the centre.
 /// Our own selection of common direct (white orthogonal) and indirect (white diagonal) shapes.
@@ -147,15 +154,47 @@ fn respond(
     if !set_up(engine, w, h, stones) {
         return Answer::Swap;
     }
-    let r = engine.think(&short_limits(limits, budget_ms.max(1)), stop, &mut |_| {});
+    let first_ms = if stones.len() == 3 {
+        budget_ms / 2
+    } else {
+        budget_ms
+    };
+    let r = engine.think(&short_limits(limits, first_ms.max(1)), stop, &mut |_| {});
     log::debug!(
         "swap2 with {} stones: value {} for white",
         stones.len(),
         r.value
     );
-    match r.best {
-        Some(p) if r.value > -SWAP_MARGIN => Answer::Stones(vec![p]),
-        _ => Answer::Swap,
+    let w4 = match r.best {
+        Some(p) if r.value > -SWAP_MARGIN => p,
+        _ => return Answer::Swap,
+    };
+    if stones.len() != 3
+        || r.value.0.saturating_abs() > BALANCE_MARGIN.0
+        || stop.load(Ordering::Relaxed)
+    {
+        return Answer::Stones(vec![w4]);
+    }
+    // Roughly even: try to add black's 5th move so that the opponent has to choose a colour.
+    let quarter_ms = (budget_ms / 4).max(1);
+    if engine.play(w4).is_err() {
+        return Answer::Stones(vec![w4]);
+    }
+    let b = engine.think(&short_limits(limits, quarter_ms), stop, &mut |_| {});
+    let Some(b5) = b.best.filter(|_| !stop.load(Ordering::Relaxed)) else {
+        return Answer::Stones(vec![w4]);
+    };
+    if engine.play(b5).is_err() || engine.game().is_over() {
+        return Answer::Stones(vec![w4]);
+    }
+    let v = engine
+        .think(&short_limits(limits, quarter_ms), stop, &mut |_| {})
+        .value;
+    log::debug!("swap2 case 2: {w4} {b5} leaves {v} for white");
+    if v.0.saturating_abs() < SWAP_MARGIN.0 && !stop.load(Ordering::Relaxed) {
+        Answer::Stones(vec![w4, b5])
+    } else {
+        Answer::Stones(vec![w4])
     }
 }
 
@@ -195,9 +234,16 @@ mod tests {
         match decide(&mut e, &three, &limits, 100, &stop) {
             Answer::Swap => {}
             Answer::Stones(s) => {
-                assert_eq!(s.len(), 1);
-                assert!(!three.contains(&s[0]));
+                assert!(s.len() == 1 || s.len() == 2, "{s:?}");
+                let mut all = three.clone();
+                all.extend(&s);
+                assert!(crate::board::Game::from_moves(15, 15, Rule::Freestyle, &all).is_ok());
             }
+        }
+        let five = [three.clone(), vec![Pos::new(3, 3), Pos::new(4, 4)]].concat();
+        match decide(&mut e, &five, &limits, 100, &stop) {
+            Answer::Swap => {}
+            Answer::Stones(s) => assert_eq!(s.len(), 1),
         }
         assert_eq!(e.game().moves(), &[Pos::new(0, 0)]);
     }
