@@ -245,6 +245,12 @@ impl Parser {
                 }
                 Line::Command(Ok(Command::Unknown(_))) | Line::Command(Err(_)) => {}
                 // Another command: the block was never finished. Reject it, then obey the command.
+                // END drops the block silently: nothing may be printed after END.
+                Line::Command(Ok(Command::End)) => {
+                    self.block = None;
+                    out.push(Ok(Command::End));
+                    return;
+                }
                 interrupting => {
                     let block = self.block.take().expect("in a block");
                     out.push(Err(ParseError(format!(
@@ -765,10 +771,14 @@ mod tests {
         let mut parser = Parser::new();
         assert!(parser.feed("BOARD").is_empty());
         assert!(parser.feed("7,7,1").is_empty());
-        let out = parser.feed("END");
+        let out = parser.feed("TURN 1,1");
         assert_eq!(out.len(), 2);
         assert!(out[0].is_err());
-        assert_eq!(out[1], Ok(Command::End));
+        assert_eq!(out[1], Ok(Command::Turn(p(1, 1))));
+        assert!(!parser.in_block());
+        // END ends an open block silently.
+        assert!(parser.feed("BOARD 7,7,1").is_empty());
+        assert_eq!(parser.feed("END"), vec![Ok(Command::End)]);
         assert!(!parser.in_block());
         // A new block opener restarts the block.
         let mut parser = Parser::new();

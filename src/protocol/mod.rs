@@ -30,6 +30,9 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+/// Most commands queued while one search runs (a flood beyond this is dropped).
+pub const MAX_QUEUED: usize = 100_000;
+
 /// Runs the protocol until `END` or end of input, reading `input` on a thread of its own.
 pub fn run<R: Read + Send + 'static, W: Write>(input: R, output: W) -> std::io::Result<()> {
     let (tx, rx) = mpsc::channel();
@@ -42,6 +45,7 @@ pub fn run<R: Read + Send + 'static, W: Write>(input: R, output: W) -> std::io::
         rx,
         stop,
         queue: VecDeque::new(),
+        dropped: 0,
         next_job: 0,
     }
     .run()
@@ -66,6 +70,8 @@ struct Driver<W: Write> {
     stop: Arc<io::StopSwitch>,
     /// Commands that arrived during a search, in order.
     queue: VecDeque<(Parsed, Instant)>,
+    /// Commands dropped from a flood during the current search.
+    dropped: u64,
     next_job: u64,
 }
 
@@ -124,6 +130,7 @@ impl<W: Write> Driver<W> {
     fn search(&mut self, job: Box<Job>, mut engine: Box<Engine>) -> std::io::Result<Flow> {
         let id = self.next_job;
         self.next_job += 1;
+        self.dropped = 0;
         let stop = self.stop.fresh();
         let (kind, limits) = (job.kind.clone(), job.limits.clone());
         let tx = self.tx.clone();
@@ -212,7 +219,7 @@ impl<W: Write> Driver<W> {
                         if run.answered_at.is_some() && run.queued_at.is_none() {
                             run.queued_at = Some(Instant::now());
                         }
-                        self.queue.push_back((other, at));
+                        self.enqueue(other, at);
                     }
                 },
                 Some(Event::Progress { job, info }) => {
@@ -238,6 +245,26 @@ impl<W: Write> Driver<W> {
                     return Ok(Flow::Continue);
                 }
             }
+        }
+    }
+
+    /// Queues a command that arrived during a search. A flood beyond [`MAX_QUEUED`] commands is
+    /// dropped (memory stays bounded) and reported with one `ERROR` after the search.
+    fn enqueue(&mut self, parsed: Parsed, at: Instant) {
+        if self.queue.len() < MAX_QUEUED {
+            self.queue.push_back((parsed, at));
+            return;
+        }
+        self.dropped += 1;
+        if self.dropped == 1 {
+            log::warn!("more than {MAX_QUEUED} commands during one search; dropping the rest");
+            // Keep the last slot for the report so it comes in order.
+            self.queue.push_back((
+                Err(command::ParseError(format!(
+                    "more than {MAX_QUEUED} commands arrived during one search; later ones were dropped"
+                ))),
+                at,
+            ));
         }
     }
 
