@@ -19,6 +19,10 @@ pub mod session;
 pub mod swap2;
 pub mod timing;
 
+#[cfg(test)]
+mod driver_tests;
+
+use crate::engine::{Limits, SearchInfo};
 use crate::Engine;
 use command::{Command, Parsed};
 use io::{Event, JobOutcome};
@@ -26,6 +30,7 @@ use output::Response;
 use session::{Job, JobKind, Session, Step};
 use std::collections::VecDeque;
 use std::io::{Read, Write};
+use std::sync::atomic::AtomicBool;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -33,8 +38,40 @@ use std::time::{Duration, Instant};
 /// Most commands queued while one search runs (a flood beyond this is dropped).
 pub const MAX_QUEUED: usize = 100_000;
 
+/// How a job is computed on the search thread: the engine's real search, or a stand-in in tests
+/// (a late, stuck or wrong "engine" to exercise the backstop).
+pub type Searcher = dyn Fn(&mut Engine, &JobKind, &Limits, &AtomicBool, &mut dyn FnMut(&SearchInfo)) -> JobOutcome
+    + Send
+    + Sync;
+
+/// The real search behind every job.
+pub fn engine_search(
+    engine: &mut Engine,
+    kind: &JobKind,
+    limits: &Limits,
+    stop: &AtomicBool,
+    on_info: &mut dyn FnMut(&SearchInfo),
+) -> JobOutcome {
+    match kind {
+        JobKind::Move => JobOutcome::Move(engine.think(limits, stop, on_info)),
+        JobKind::Nbest(n) => JobOutcome::Nbest(engine.think_nbest(limits, *n, stop, on_info)),
+        JobKind::Swap2 { stones, budget_ms } => {
+            JobOutcome::Swap2(swap2::decide(engine, stones, limits, *budget_ms, stop))
+        }
+    }
+}
+
 /// Runs the protocol until `END` or end of input, reading `input` on a thread of its own.
 pub fn run<R: Read + Send + 'static, W: Write>(input: R, output: W) -> std::io::Result<()> {
+    run_with(input, output, Arc::new(engine_search))
+}
+
+/// [`run`] with a chosen [`Searcher`].
+pub fn run_with<R: Read + Send + 'static, W: Write>(
+    input: R,
+    output: W,
+    searcher: Arc<Searcher>,
+) -> std::io::Result<()> {
     let (tx, rx) = mpsc::channel();
     let stop = Arc::new(io::StopSwitch::default());
     io::spawn_reader(input, tx.clone(), Arc::clone(&stop));
@@ -44,6 +81,7 @@ pub fn run<R: Read + Send + 'static, W: Write>(input: R, output: W) -> std::io::
         tx,
         rx,
         stop,
+        searcher,
         queue: VecDeque::new(),
         dropped: 0,
         next_job: 0,
@@ -68,6 +106,7 @@ struct Driver<W: Write> {
     tx: Sender<Event>,
     rx: Receiver<Event>,
     stop: Arc<io::StopSwitch>,
+    searcher: Arc<Searcher>,
     /// Commands that arrived during a search, in order.
     queue: VecDeque<(Parsed, Instant)>,
     /// Commands dropped from a flood during the current search.
@@ -134,6 +173,7 @@ impl<W: Write> Driver<W> {
         let stop = self.stop.fresh();
         let (kind, limits) = (job.kind.clone(), job.limits.clone());
         let tx = self.tx.clone();
+        let searcher = Arc::clone(&self.searcher);
         let spawned = std::thread::Builder::new()
             .name("rensa-search".into())
             .spawn(move || {
@@ -144,19 +184,7 @@ impl<W: Write> Driver<W> {
                         info: info.clone(),
                     });
                 };
-                let outcome = match kind {
-                    JobKind::Move => JobOutcome::Move(engine.think(&limits, &stop, &mut on_info)),
-                    JobKind::Nbest(n) => {
-                        JobOutcome::Nbest(engine.think_nbest(&limits, n, &stop, &mut on_info))
-                    }
-                    JobKind::Swap2 { stones, budget_ms } => JobOutcome::Swap2(swap2::decide(
-                        &mut engine,
-                        &stones,
-                        &limits,
-                        budget_ms,
-                        &stop,
-                    )),
-                };
+                let outcome = searcher(&mut engine, &kind, &limits, &stop, &mut on_info);
                 let _ = tx.send(Event::Done {
                     job: id,
                     engine,
