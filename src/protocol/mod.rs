@@ -223,57 +223,64 @@ impl<W: Write> Driver<W> {
                     Err(_) => return Ok(Flow::Exit),
                 },
             };
-            match event {
-                None => {
-                    if self.on_timer(&mut run)? {
-                        return Ok(Flow::Continue);
-                    }
-                }
-                Some(Event::Input { parsed, at }) => match parsed {
-                    Ok(Command::End) => return Ok(Flow::Exit),
-                    Ok(Command::Info(info)) => {
-                        let stops = Command::Info(info.clone()).stops_search();
-                        self.session.apply_info(info);
-                        if stops {
-                            self.request_stop(&mut run);
-                        } else {
-                            self.refresh_deadlines(&mut run);
-                        }
-                    }
-                    other => {
-                        if other.as_ref().is_ok_and(Command::stops_search) {
-                            self.request_stop(&mut run);
-                        }
-                        if run.answered_at.is_some() && run.queued_at.is_none() {
-                            run.queued_at = Some(Instant::now());
-                        }
-                        self.enqueue(other, at);
-                    }
-                },
-                Some(Event::Progress { job, info }) => {
-                    if job == run.id && run.answered_at.is_none() {
-                        let lines = self.session.progress_lines(&run.job, &info);
-                        self.write(&lines)?;
-                    }
-                }
-                Some(Event::Done {
-                    job,
-                    engine,
-                    outcome,
-                }) => {
-                    if job != run.id {
-                        continue;
-                    }
-                    if run.answered_at.is_some() {
-                        self.session.restore_after_fallback(&run.job, engine);
-                    } else {
-                        let lines = self.session.finish(&run.job, engine, outcome);
-                        self.write(&lines)?;
-                    }
-                    return Ok(Flow::Continue);
-                }
+            let step = match event {
+                None => self.on_timer(&mut run)?,
+                Some(e) => self.on_event(&mut run, e)?,
+            };
+            if let Some(flow) = step {
+                return Ok(flow);
             }
         }
+    }
+
+    /// Handles one event while a search runs; `Some` when the search is over for the dispatcher.
+    fn on_event(&mut self, run: &mut Running, event: Event) -> std::io::Result<Option<Flow>> {
+        match event {
+            Event::Input { parsed, at } => match parsed {
+                Ok(Command::End) => return Ok(Some(Flow::Exit)),
+                Ok(Command::Info(info)) => {
+                    let stops = Command::Info(info.clone()).stops_search();
+                    self.session.apply_info(info);
+                    if stops {
+                        self.request_stop(run);
+                    } else {
+                        self.refresh_deadlines(run);
+                    }
+                }
+                other => {
+                    if other.as_ref().is_ok_and(Command::stops_search) {
+                        self.request_stop(run);
+                    }
+                    if run.answered_at.is_some() && run.queued_at.is_none() {
+                        run.queued_at = Some(Instant::now());
+                    }
+                    self.enqueue(other, at);
+                }
+            },
+            Event::Progress { job, info } => {
+                if job == run.id && run.answered_at.is_none() {
+                    let lines = self.session.progress_lines(&run.job, &info);
+                    self.write(&lines)?;
+                }
+            }
+            Event::Done {
+                job,
+                engine,
+                outcome,
+            } => {
+                if job != run.id {
+                    return Ok(None);
+                }
+                if run.answered_at.is_some() {
+                    self.session.restore_after_fallback(&run.job, engine);
+                } else {
+                    let lines = self.session.finish(&run.job, engine, outcome);
+                    self.write(&lines)?;
+                }
+                return Ok(Some(Flow::Continue));
+            }
+        }
+        Ok(None)
     }
 
     /// Queues a command that arrived during a search. A flood beyond [`MAX_QUEUED`] commands is
@@ -309,15 +316,15 @@ impl<W: Write> Driver<W> {
         Some(if run.stopped { d.answer_at } else { d.stop_at })
     }
 
-    /// A deadline passed. Returns true when the job is over for the dispatcher.
-    fn on_timer(&mut self, run: &mut Running) -> std::io::Result<bool> {
+    /// A deadline passed; `Some` when the job is over for the dispatcher.
+    fn on_timer(&mut self, run: &mut Running) -> std::io::Result<Option<Flow>> {
         let now = Instant::now();
         if run.answered_at.is_some() {
             self.session.rebuild_engine(&run.job);
-            return Ok(true);
+            return Ok(Some(Flow::Continue));
         }
         let Some(d) = run.job.deadlines else {
-            return Ok(false);
+            return Ok(None);
         };
         if !run.stopped && now >= d.stop_at {
             log::info!("hard deadline: stopping the search");
@@ -333,7 +340,7 @@ impl<W: Write> Driver<W> {
                 run.queued_at = Some(now);
             }
         }
-        Ok(false)
+        Ok(None)
     }
 
     /// A stop request (`yxstop`, `stop`, `INFO timeout_turn 0`): stop now and give the engine
