@@ -206,7 +206,8 @@ impl Parser {
     }
 
     fn feed_into(&mut self, line: &str, out: &mut Vec<Parsed>) {
-        let line = line.trim();
+        // A byte-order mark (some Windows tools write one) counts as a blank.
+        let line = line.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}');
         if line.is_empty() {
             return;
         }
@@ -517,6 +518,7 @@ mod tests {
         assert_eq!(cmd("START 15"), Command::Start(15));
         assert_eq!(cmd("start 20"), Command::Start(20));
         assert_eq!(cmd("  StArT   19  "), Command::Start(19));
+        assert_eq!(cmd("\u{feff}START 15"), Command::Start(15));
         assert_eq!(cmd("START 4"), Command::Start(4));
         assert_eq!(
             cmd("START 99999999999999999999999"),

@@ -35,6 +35,11 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+/// Stack reserved for the search thread, in bytes. Spawned threads get only 2 MiB by default,
+/// less than the main thread; a deep recursive search must not overflow it (address space only:
+/// pages are committed as they are touched).
+pub const SEARCH_STACK_BYTES: usize = 64 * 1024 * 1024;
+
 /// Most commands queued while one search runs (a flood beyond this is dropped).
 pub const MAX_QUEUED: usize = 100_000;
 
@@ -176,6 +181,7 @@ impl<W: Write> Driver<W> {
         let searcher = Arc::clone(&self.searcher);
         let spawned = std::thread::Builder::new()
             .name("rensa-search".into())
+            .stack_size(SEARCH_STACK_BYTES)
             .spawn(move || {
                 let progress_tx = tx.clone();
                 let mut on_info = |info: &crate::engine::SearchInfo| {
