@@ -13,9 +13,11 @@ fn main() -> anyhow::Result<()> {
             println!("{}", rensa::bench::run());
         }
         // Any other first argument is ignored: managers start the brain without arguments.
-        _ => {
-            rensa::protocol::run(io::stdin(), io::stdout())?;
-        }
+        _ => match rensa::protocol::run(io::stdin(), io::stdout()) {
+            // The manager closed our stdout: it is gone, so there is nobody left to tell.
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {}
+            r => r?,
+        },
     }
     Ok(())
 }

@@ -206,7 +206,8 @@ impl Parser {
     }
 
     fn feed_into(&mut self, line: &str, out: &mut Vec<Parsed>) {
-        let line = line.trim();
+        // A byte-order mark (some Windows tools write one) counts as a blank.
+        let line = line.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}');
         if line.is_empty() {
             return;
         }
@@ -245,6 +246,12 @@ impl Parser {
                 }
                 Line::Command(Ok(Command::Unknown(_))) | Line::Command(Err(_)) => {}
                 // Another command: the block was never finished. Reject it, then obey the command.
+                // END drops the block silently: nothing may be printed after END.
+                Line::Command(Ok(Command::End)) => {
+                    self.block = None;
+                    out.push(Ok(Command::End));
+                    return;
+                }
                 interrupting => {
                     let block = self.block.take().expect("in a block");
                     out.push(Err(ParseError(format!(
@@ -511,6 +518,7 @@ mod tests {
         assert_eq!(cmd("START 15"), Command::Start(15));
         assert_eq!(cmd("start 20"), Command::Start(20));
         assert_eq!(cmd("  StArT   19  "), Command::Start(19));
+        assert_eq!(cmd("\u{feff}START 15"), Command::Start(15));
         assert_eq!(cmd("START 4"), Command::Start(4));
         assert_eq!(
             cmd("START 99999999999999999999999"),
@@ -765,10 +773,14 @@ mod tests {
         let mut parser = Parser::new();
         assert!(parser.feed("BOARD").is_empty());
         assert!(parser.feed("7,7,1").is_empty());
-        let out = parser.feed("END");
+        let out = parser.feed("TURN 1,1");
         assert_eq!(out.len(), 2);
         assert!(out[0].is_err());
-        assert_eq!(out[1], Ok(Command::End));
+        assert_eq!(out[1], Ok(Command::Turn(p(1, 1))));
+        assert!(!parser.in_block());
+        // END ends an open block silently.
+        assert!(parser.feed("BOARD 7,7,1").is_empty());
+        assert_eq!(parser.feed("END"), vec![Ok(Command::End)]);
         assert!(!parser.in_block());
         // A new block opener restarts the block.
         let mut parser = Parser::new();

@@ -19,6 +19,10 @@ pub mod session;
 pub mod swap2;
 pub mod timing;
 
+#[cfg(test)]
+mod driver_tests;
+
+use crate::engine::{Limits, SearchInfo};
 use crate::Engine;
 use command::{Command, Parsed};
 use io::{Event, JobOutcome};
@@ -26,12 +30,53 @@ use output::Response;
 use session::{Job, JobKind, Session, Step};
 use std::collections::VecDeque;
 use std::io::{Read, Write};
+use std::sync::atomic::AtomicBool;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+/// Stack reserved for the search thread, in bytes. Spawned threads get only 2 MiB by default,
+/// less than the main thread; a deep recursive search must not overflow it (address space only:
+/// pages are committed as they are touched).
+pub const SEARCH_STACK_BYTES: usize = 64 * 1024 * 1024;
+
+/// Most commands queued while one search runs (a flood beyond this is dropped).
+pub const MAX_QUEUED: usize = 100_000;
+
+/// How a job is computed on the search thread: the engine's real search, or a stand-in in tests
+/// (a late, stuck or wrong "engine" to exercise the backstop).
+pub type Searcher = dyn Fn(&mut Engine, &JobKind, &Limits, &AtomicBool, &mut dyn FnMut(&SearchInfo)) -> JobOutcome
+    + Send
+    + Sync;
+
+/// The real search behind every job.
+pub fn engine_search(
+    engine: &mut Engine,
+    kind: &JobKind,
+    limits: &Limits,
+    stop: &AtomicBool,
+    on_info: &mut dyn FnMut(&SearchInfo),
+) -> JobOutcome {
+    match kind {
+        JobKind::Move => JobOutcome::Move(engine.think(limits, stop, on_info)),
+        JobKind::Nbest(n) => JobOutcome::Nbest(engine.think_nbest(limits, *n, stop, on_info)),
+        JobKind::Swap2 { stones, budget_ms } => {
+            JobOutcome::Swap2(swap2::decide(engine, stones, limits, *budget_ms, stop))
+        }
+    }
+}
+
 /// Runs the protocol until `END` or end of input, reading `input` on a thread of its own.
 pub fn run<R: Read + Send + 'static, W: Write>(input: R, output: W) -> std::io::Result<()> {
+    run_with(input, output, Arc::new(engine_search))
+}
+
+/// [`run`] with a chosen [`Searcher`].
+pub fn run_with<R: Read + Send + 'static, W: Write>(
+    input: R,
+    output: W,
+    searcher: Arc<Searcher>,
+) -> std::io::Result<()> {
     let (tx, rx) = mpsc::channel();
     let stop = Arc::new(io::StopSwitch::default());
     io::spawn_reader(input, tx.clone(), Arc::clone(&stop));
@@ -41,7 +86,9 @@ pub fn run<R: Read + Send + 'static, W: Write>(input: R, output: W) -> std::io::
         tx,
         rx,
         stop,
+        searcher,
         queue: VecDeque::new(),
+        dropped: 0,
         next_job: 0,
     }
     .run()
@@ -64,8 +111,11 @@ struct Driver<W: Write> {
     tx: Sender<Event>,
     rx: Receiver<Event>,
     stop: Arc<io::StopSwitch>,
+    searcher: Arc<Searcher>,
     /// Commands that arrived during a search, in order.
     queue: VecDeque<(Parsed, Instant)>,
+    /// Commands dropped from a flood during the current search.
+    dropped: u64,
     next_job: u64,
 }
 
@@ -124,11 +174,14 @@ impl<W: Write> Driver<W> {
     fn search(&mut self, job: Box<Job>, mut engine: Box<Engine>) -> std::io::Result<Flow> {
         let id = self.next_job;
         self.next_job += 1;
+        self.dropped = 0;
         let stop = self.stop.fresh();
         let (kind, limits) = (job.kind.clone(), job.limits.clone());
         let tx = self.tx.clone();
+        let searcher = Arc::clone(&self.searcher);
         let spawned = std::thread::Builder::new()
             .name("rensa-search".into())
+            .stack_size(SEARCH_STACK_BYTES)
             .spawn(move || {
                 let progress_tx = tx.clone();
                 let mut on_info = |info: &crate::engine::SearchInfo| {
@@ -137,19 +190,7 @@ impl<W: Write> Driver<W> {
                         info: info.clone(),
                     });
                 };
-                let outcome = match kind {
-                    JobKind::Move => JobOutcome::Move(engine.think(&limits, &stop, &mut on_info)),
-                    JobKind::Nbest(n) => {
-                        JobOutcome::Nbest(engine.think_nbest(&limits, n, &stop, &mut on_info))
-                    }
-                    JobKind::Swap2 { stones, budget_ms } => JobOutcome::Swap2(swap2::decide(
-                        &mut engine,
-                        &stones,
-                        &limits,
-                        budget_ms,
-                        &stop,
-                    )),
-                };
+                let outcome = searcher(&mut engine, &kind, &limits, &stop, &mut on_info);
                 let _ = tx.send(Event::Done {
                     job: id,
                     engine,
@@ -188,56 +229,83 @@ impl<W: Write> Driver<W> {
                     Err(_) => return Ok(Flow::Exit),
                 },
             };
-            match event {
-                None => {
-                    if self.on_timer(&mut run)? {
-                        return Ok(Flow::Continue);
-                    }
-                }
-                Some(Event::Input { parsed, at }) => match parsed {
-                    Ok(Command::End) => return Ok(Flow::Exit),
-                    Ok(Command::Info(info)) => {
-                        let stops = Command::Info(info.clone()).stops_search();
-                        self.session.apply_info(info);
-                        if stops {
-                            self.request_stop(&mut run);
-                        } else {
-                            self.refresh_deadlines(&mut run);
-                        }
-                    }
-                    other => {
-                        if other.as_ref().is_ok_and(Command::stops_search) {
-                            self.request_stop(&mut run);
-                        }
-                        if run.answered_at.is_some() && run.queued_at.is_none() {
-                            run.queued_at = Some(Instant::now());
-                        }
-                        self.queue.push_back((other, at));
-                    }
-                },
-                Some(Event::Progress { job, info }) => {
-                    if job == run.id && run.answered_at.is_none() {
-                        let lines = self.session.progress_lines(&run.job, &info);
-                        self.write(&lines)?;
-                    }
-                }
-                Some(Event::Done {
-                    job,
-                    engine,
-                    outcome,
-                }) => {
-                    if job != run.id {
-                        continue;
-                    }
-                    if run.answered_at.is_some() {
-                        self.session.restore_after_fallback(&run.job, engine);
+            let step = match event {
+                None => self.on_timer(&mut run)?,
+                Some(e) => self.on_event(&mut run, e)?,
+            };
+            if let Some(flow) = step {
+                return Ok(flow);
+            }
+        }
+    }
+
+    /// Handles one event while a search runs; `Some` when the search is over for the dispatcher.
+    fn on_event(&mut self, run: &mut Running, event: Event) -> std::io::Result<Option<Flow>> {
+        match event {
+            Event::Input { parsed, at } => match parsed {
+                Ok(Command::End) => return Ok(Some(Flow::Exit)),
+                Ok(Command::Info(info)) => {
+                    let stops = Command::Info(info.clone()).stops_search();
+                    self.session.apply_info(info);
+                    if stops {
+                        self.request_stop(run);
                     } else {
-                        let lines = self.session.finish(&run.job, engine, outcome);
-                        self.write(&lines)?;
+                        self.refresh_deadlines(run);
                     }
-                    return Ok(Flow::Continue);
+                }
+                other => {
+                    if other.as_ref().is_ok_and(Command::stops_search) {
+                        self.request_stop(run);
+                    }
+                    if run.answered_at.is_some() && run.queued_at.is_none() {
+                        run.queued_at = Some(Instant::now());
+                    }
+                    self.enqueue(other, at);
+                }
+            },
+            Event::Progress { job, info } => {
+                if job == run.id && run.answered_at.is_none() {
+                    let lines = self.session.progress_lines(&run.job, &info);
+                    self.write(&lines)?;
                 }
             }
+            Event::Done {
+                job,
+                engine,
+                outcome,
+            } => {
+                if job != run.id {
+                    return Ok(None);
+                }
+                if run.answered_at.is_some() {
+                    self.session.restore_after_fallback(&run.job, engine);
+                } else {
+                    let lines = self.session.finish(&run.job, engine, outcome);
+                    self.write(&lines)?;
+                }
+                return Ok(Some(Flow::Continue));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Queues a command that arrived during a search. A flood beyond [`MAX_QUEUED`] commands is
+    /// dropped (memory stays bounded) and reported with one `ERROR` after the search.
+    fn enqueue(&mut self, parsed: Parsed, at: Instant) {
+        if self.queue.len() < MAX_QUEUED {
+            self.queue.push_back((parsed, at));
+            return;
+        }
+        self.dropped += 1;
+        if self.dropped == 1 {
+            log::warn!("more than {MAX_QUEUED} commands during one search; dropping the rest");
+            // Keep the last slot for the report so it comes in order.
+            self.queue.push_back((
+                Err(command::ParseError(format!(
+                    "more than {MAX_QUEUED} commands arrived during one search; later ones were dropped"
+                ))),
+                at,
+            ));
         }
     }
 
@@ -254,15 +322,15 @@ impl<W: Write> Driver<W> {
         Some(if run.stopped { d.answer_at } else { d.stop_at })
     }
 
-    /// A deadline passed. Returns true when the job is over for the dispatcher.
-    fn on_timer(&mut self, run: &mut Running) -> std::io::Result<bool> {
+    /// A deadline passed; `Some` when the job is over for the dispatcher.
+    fn on_timer(&mut self, run: &mut Running) -> std::io::Result<Option<Flow>> {
         let now = Instant::now();
         if run.answered_at.is_some() {
             self.session.rebuild_engine(&run.job);
-            return Ok(true);
+            return Ok(Some(Flow::Continue));
         }
         let Some(d) = run.job.deadlines else {
-            return Ok(false);
+            return Ok(None);
         };
         if !run.stopped && now >= d.stop_at {
             log::info!("hard deadline: stopping the search");
@@ -278,7 +346,7 @@ impl<W: Write> Driver<W> {
                 run.queued_at = Some(now);
             }
         }
-        Ok(false)
+        Ok(None)
     }
 
     /// A stop request (`yxstop`, `stop`, `INFO timeout_turn 0`): stop now and give the engine

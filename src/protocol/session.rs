@@ -720,22 +720,24 @@ impl Session {
         let mut lines = job.prefix.clone();
         match outcome {
             JobOutcome::Move(r) => {
-                let p = match r.best {
-                    Some(p) if is_legal(self.game(), p) => p,
+                let chosen = match r.best {
+                    Some(p) if is_legal(self.game(), p) => Some(p),
                     other => {
                         log::warn!(
                             "engine answered {other:?}, not a legal move; using the fallback"
                         );
-                        match job.fallback_move {
-                            Some(p) => p,
-                            None => return self.answer_with_fallback_lines(job, lines),
-                        }
+                        job.fallback_move
                     }
                 };
-                if let Err(e) = self.engine().play(p) {
-                    log::error!("our move {p} could not be played: {e}");
+                match chosen {
+                    Some(p) => {
+                        if let Err(e) = self.engine().play(p) {
+                            log::error!("our move {p} could not be played: {e}");
+                        }
+                        lines.push(Response::Move(p));
+                    }
+                    None => lines.extend(job.fallback.iter().cloned()),
                 }
-                lines.push(Response::Move(p));
             }
             JobOutcome::Nbest(results) => {
                 let legal: Vec<&SearchResult> = results
@@ -786,11 +788,6 @@ impl Session {
                 }
             }
         }
-        lines
-    }
-
-    fn answer_with_fallback_lines(&mut self, job: &Job, mut lines: Vec<Response>) -> Vec<Response> {
-        lines.extend(job.fallback.iter().cloned());
         lines
     }
 }
