@@ -4,9 +4,10 @@
 //! text; the search never sees the protocol. `think` may run on its own thread while another thread
 //! sets the shared stop flag.
 
+use crate::board::fast::FastBoard;
 use crate::board::{BoardError, Game};
 use crate::pos::Pos;
-use crate::search;
+use crate::search::{self, alphabeta, tt, tt::Tt, vcf::VcfCache};
 use crate::types::{Depth, Rule, Value};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -73,11 +74,23 @@ pub struct SearchResult {
 pub const DEFAULT_MEMORY_BYTES: u64 = 350 * 1024 * 1024;
 
 /// A game position plus the search machinery.
-#[derive(Debug)]
 pub struct Engine {
     game: Game,
     rule: Rule,
     memory_bytes: u64,
+    tt: Option<Tt>,
+    vcf_cache: Option<VcfCache>,
+}
+
+impl std::fmt::Debug for Engine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Engine")
+            .field("game", &self.game)
+            .field("rule", &self.rule)
+            .field("memory_bytes", &self.memory_bytes)
+            .field("tt_bytes", &self.tt.as_ref().map(Tt::bytes))
+            .finish()
+    }
 }
 
 impl Default for Engine {
@@ -86,6 +99,14 @@ impl Default for Engine {
     }
 }
 
+/// Bytes the process needs besides the transposition table (code, pattern tables, stacks, boards,
+/// the VCF cache, allocator slack).
+pub const NON_TT_BYTES: u64 = 48 * 1024 * 1024;
+/// Largest transposition table, whatever the memory limit.
+pub const MAX_TT_BYTES: u64 = 1 << 30;
+/// Slots (as a power of two) of the VCF failure cache.
+pub const VCF_CACHE_BITS: u32 = 20;
+
 impl Engine {
     /// An engine with an empty 15x15 freestyle game.
     pub fn new() -> Engine {
@@ -93,6 +114,8 @@ impl Engine {
             game: Game::new(15, 15, Rule::Freestyle).expect("15x15 is valid"),
             rule: Rule::Freestyle,
             memory_bytes: DEFAULT_MEMORY_BYTES,
+            tt: None,
+            vcf_cache: None,
         }
     }
 
@@ -114,6 +137,7 @@ impl Engine {
         let moves = self.game.moves().to_vec();
         self.game = Game::from_moves(w, h, rule, &moves)
             .unwrap_or_else(|_| Game::new(w, h, rule).expect("size was valid"));
+        self.clear_hash();
     }
 
     pub fn rule(&self) -> Rule {
@@ -128,14 +152,32 @@ impl Engine {
         } else {
             bytes
         };
+        if self.tt.as_ref().map(Tt::bytes) != Some(self.tt_bytes()) {
+            self.tt = None;
+        }
     }
 
     pub fn memory_limit(&self) -> u64 {
         self.memory_bytes
     }
 
+    /// Transposition-table size for the memory limit: half of what is left after the rest of the
+    /// process, rounded down to a power of two by the table.
+    fn tt_bytes(&self) -> u64 {
+        let t = (self.memory_bytes.saturating_sub(NON_TT_BYTES) / 2).min(MAX_TT_BYTES);
+        let want = (t / tt::ENTRY_BYTES).max(1024);
+        (1u64 << (63 - want.leading_zeros())) * tt::ENTRY_BYTES
+    }
+
     /// Empties the transposition tables (`yxhashclear`).
-    pub fn clear_hash(&mut self) {}
+    pub fn clear_hash(&mut self) {
+        if let Some(t) = self.tt.as_mut() {
+            t.clear();
+        }
+        if let Some(c) = self.vcf_cache.as_mut() {
+            c.clear();
+        }
+    }
 
     /// The current game.
     pub fn game(&self) -> &Game {
@@ -160,27 +202,158 @@ impl Engine {
         stop: &AtomicBool,
         on_info: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
+        self.think_excluding(limits, &[], stop, on_info)
+    }
+
+    fn think_excluding(
+        &mut self,
+        limits: &Limits,
+        exclude: &[Pos],
+        stop: &AtomicBool,
+        on_info: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
         let start = Instant::now();
-        let _budget = search::time::budget(limits, self.empty_cells());
-        let _ = stop.load(Ordering::Relaxed);
-        // Placeholder until the real search lands: the greedy baseline player.
-        let best = search::greedy::best_move(&self.game);
-        let result = SearchResult {
-            best,
-            value: Value::ZERO,
-            depth: 1,
-            nodes: 1,
-            elapsed_ms: start.elapsed().as_millis() as u64,
-            pv: best.into_iter().collect(),
+        let budget = search::time::budget(limits, self.empty_cells());
+        let done = |best: Option<Pos>, value: Value, depth: Depth, nodes: u64, pv: Vec<Pos>| {
+            SearchResult {
+                best,
+                value,
+                depth,
+                nodes,
+                elapsed_ms: start.elapsed().as_millis() as u64,
+                pv,
+            }
         };
-        on_info(&SearchInfo {
-            depth: result.depth,
-            seldepth: result.depth,
-            nodes: result.nodes,
-            elapsed_ms: result.elapsed_ms,
-            value: result.value,
-            pv: result.pv.clone(),
+        if self.game.is_over() || self.game.board().is_full() {
+            // Nothing to search: any empty cell (or none).
+            let best = self
+                .game
+                .board()
+                .empty_cells()
+                .find(|p| !exclude.contains(p));
+            return done(best, Value::ZERO, 0, 0, best.into_iter().collect());
+        }
+        // Strength 0: the greedy baseline player.
+        if limits.strength == 0 && exclude.is_empty() {
+            let best = search::greedy::best_move(&self.game);
+            let r = done(best, Value::ZERO, 1, 1, best.into_iter().collect());
+            on_info(&SearchInfo {
+                depth: 1,
+                seldepth: 1,
+                nodes: 1,
+                elapsed_ms: r.elapsed_ms,
+                value: r.value,
+                pv: r.pv.clone(),
+            });
+            return r;
+        }
+        let tt_bytes = self.tt_bytes();
+        let tt = self.tt.get_or_insert_with(|| Tt::new(tt_bytes));
+        tt.new_search();
+        let vcf_cache = self
+            .vcf_cache
+            .get_or_insert_with(|| VcfCache::new(VCF_CACHE_BITS));
+        let board = FastBoard::from_game(&self.game);
+        let handicap = search::handicap(limits.strength);
+        let max_depth = limits
+            .max_depth
+            .unwrap_or(alphabeta::MAX_PLY as Depth - 4)
+            .clamp(1, alphabeta::MAX_PLY as Depth - 4)
+            .min(handicap.max_depth);
+        let max_nodes = limits.max_nodes.unwrap_or(u64::MAX).min(handicap.max_nodes);
+        let ctl = alphabeta::Control {
+            stop,
+            start,
+            hard_ms: budget.hard_ms,
+            max_nodes,
+        };
+        let mut s = alphabeta::Searcher::new(board, tt, vcf_cache, ctl);
+        s.root_exclude = exclude.iter().map(|&p| s.b.idx(p)).collect();
+        let root_moves = s.root_moves();
+        let to_pos = |s: &alphabeta::Searcher, v: &[usize]| -> Vec<Pos> {
+            v.iter().map(|&i| s.b.pos(i)).collect()
+        };
+        // Always have an answer: the best-ordered legal move, else any legal cell.
+        let fallback = root_moves.first().map(|&i| s.b.pos(i)).or_else(|| {
+            let g = &self.game;
+            g.board()
+                .empty_cells()
+                .find(|&p| !exclude.contains(&p) && !g.is_forbidden(p))
+                .or_else(|| g.board().empty_cells().find(|p| !exclude.contains(p)))
         });
+        let mut best = (
+            fallback,
+            Value::ZERO,
+            0,
+            fallback.into_iter().collect::<Vec<_>>(),
+        );
+        // Step 1. A forced win by continuous fours ends the thinking at once.
+        if exclude.is_empty() && budget.hard_ms > 0 {
+            if let Some((n, line)) = s.root_vcf(search::ROOT_VCF_DEPTH, search::ROOT_VCF_NODES) {
+                let pv = to_pos(&s, &line);
+                let r = done(
+                    pv.first().copied(),
+                    Value::mate_in(n),
+                    n as Depth,
+                    s.nodes,
+                    pv,
+                );
+                on_info(&info_of(&r, n as Depth));
+                return r;
+            }
+        }
+        // Step 2. Iterative deepening.
+        if root_moves.len() > 1 || !exclude.is_empty() {
+            let mut prev: Option<i32> = None;
+            let mut stable = 0;
+            for depth in 1..=max_depth {
+                let Some(it) = s.iterate(depth, prev) else {
+                    break;
+                };
+                if it.pv.is_empty() {
+                    break;
+                }
+                let pv = to_pos(&s, &it.pv);
+                if Some(pv[0]) == best.0 {
+                    stable += 1;
+                } else {
+                    stable = 0;
+                }
+                best = (Some(pv[0]), Value(it.value), depth, pv);
+                prev = Some(it.value);
+                let r = done(best.0, best.1, depth, s.nodes, best.3.clone());
+                on_info(&SearchInfo {
+                    depth,
+                    seldepth: s.seldepth,
+                    nodes: s.nodes,
+                    elapsed_ms: r.elapsed_ms,
+                    value: r.value,
+                    pv: r.pv.clone(),
+                });
+                if Value(it.value).is_mate() {
+                    break;
+                }
+                let elapsed = s.elapsed_ms();
+                if search::time::should_stop(&budget, elapsed, stable) {
+                    break;
+                }
+            }
+        } else {
+            best.2 = 1;
+        }
+        let mut result = done(best.0, best.1, best.2, s.nodes, best.3);
+        // Step 3. Variety at weak levels: a seeded pick among the first root moves.
+        let pick = if result.value.is_mate() {
+            None
+        } else {
+            handicap.pick(&root_moves, s.b.hash())
+        };
+        if let Some(pick) = pick {
+            let p = s.b.pos(pick);
+            log::info!("strength {}: varied move {p}", limits.strength);
+            result.best = Some(p);
+            result.pv = vec![p];
+        }
         result
     }
 
@@ -190,9 +363,20 @@ impl Engine {
     }
 }
 
+fn info_of(r: &SearchResult, depth: Depth) -> SearchInfo {
+    SearchInfo {
+        depth,
+        seldepth: depth,
+        nodes: r.nodes,
+        elapsed_ms: r.elapsed_ms,
+        value: r.value,
+        pv: r.pv.clone(),
+    }
+}
+
 impl Engine {
     /// Multi-PV analysis (`yxnbest N`): up to `n` best moves, best first, each with its own value
-    /// and principal variation. Placeholder: the greedy move only, until the search lands.
+    /// and principal variation; each later search excludes the earlier best moves at the root.
     pub fn think_nbest(
         &mut self,
         limits: &Limits,
@@ -200,7 +384,32 @@ impl Engine {
         stop: &AtomicBool,
         on_info: &mut dyn FnMut(&SearchInfo),
     ) -> Vec<SearchResult> {
-        let _ = n;
-        vec![self.think(limits, stop, on_info)]
+        let n = n.clamp(1, 64);
+        let mut per = limits.clone();
+        per.turn_time_ms = limits.turn_time_ms.map(|t| t / n as u64);
+        per.time_left_ms = limits.time_left_ms.map(|t| {
+            if t >= search::time::UNLIMITED_MS {
+                t
+            } else {
+                t / n as i64
+            }
+        });
+        let mut out: Vec<SearchResult> = Vec::new();
+        let mut exclude: Vec<Pos> = Vec::new();
+        for _ in 0..n {
+            if stop.load(Ordering::Relaxed) && !out.is_empty() {
+                break;
+            }
+            let r = self.think_excluding(&per, &exclude, stop, on_info);
+            match r.best {
+                Some(b) if !exclude.contains(&b) && self.game.board().is_empty(b) => {
+                    exclude.push(b);
+                    out.push(r);
+                }
+                _ => break,
+            }
+        }
+        out.sort_by_key(|r| std::cmp::Reverse(r.value));
+        out
     }
 }

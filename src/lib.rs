@@ -7,11 +7,13 @@
 pub mod bench;
 pub mod board;
 pub mod engine;
+pub mod eval;
 pub mod pos;
 pub mod protocol;
 pub mod referee;
 pub mod search;
 pub mod types;
+pub mod zobrist;
 
 pub use board::{Board, BoardError, Game, Outcome, Reason};
 pub use engine::{Engine, Limits, SearchResult};

@@ -5,6 +5,8 @@
 //! judges with this module; the engine's fast search board lives elsewhere and is tested against it.
 //! Invalid input is reported as a [`BoardError`] value, never a panic.
 
+pub mod fast;
+pub mod pattern;
 pub mod rules;
 
 use crate::pos::{Pos, MAX_SIDE, MIN_SIDE};

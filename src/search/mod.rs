@@ -1,5 +1,64 @@
-//! Move search: the engine's thinking. Owns time management, the greedy baseline player and (as it
-//! grows) threat search, alpha-beta and the transposition table. Never prints.
+//! Move search: the engine's thinking. Owns time management, the greedy baseline player, threat
+//! search (VCF), alpha-beta with its transposition table, and playing-strength handicaps. Never
+//! prints.
 
+pub mod alphabeta;
 pub mod greedy;
 pub mod time;
+pub mod tt;
+pub mod vcf;
+
+use crate::board::fast::Idx;
+use crate::types::Depth;
+use crate::zobrist::SplitMix64;
+
+/// Attacker moves the root VCF may use.
+pub const ROOT_VCF_DEPTH: u32 = 30;
+/// Node cap of the root VCF.
+pub const ROOT_VCF_NODES: u64 = 200_000;
+/// Mixed into the position hash to seed weak-level variety.
+pub const VARIETY_SEED: u64 = 0x7A71_E7E5;
+
+/// Limits implied by a playing strength (`INFO strength`, 0..=100).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Handicap {
+    pub strength: u32,
+    pub max_depth: Depth,
+    pub max_nodes: u64,
+}
+
+/// The handicap of `strength`: full strength at 100; below, shallower and smaller searches.
+pub fn handicap(strength: u32) -> Handicap {
+    if strength >= 100 {
+        return Handicap {
+            strength,
+            max_depth: Depth::MAX,
+            max_nodes: u64::MAX,
+        };
+    }
+    let tenth = strength / 10;
+    Handicap {
+        strength,
+        max_depth: 1 + tenth as Depth,
+        max_nodes: 1000u64 << tenth.min(20),
+    }
+}
+
+impl Handicap {
+    /// Below strength 50, sometimes (more often when weaker) one of the first three root moves
+    /// instead of the best; seeded from the position so games replay.
+    pub fn pick(&self, root_moves: &[Idx], hash: u64) -> Option<Idx> {
+        if self.strength >= 50 || root_moves.len() < 2 {
+            return None;
+        }
+        let seed = hash ^ VARIETY_SEED;
+        let mut rng = SplitMix64(seed);
+        let chance = (50 - self.strength) as u64;
+        if rng.next_u64() % 100 >= chance {
+            return None;
+        }
+        log::info!("variety seed {seed:#x}");
+        let k = root_moves.len().min(3);
+        Some(root_moves[(rng.next_u64() % k as u64) as usize])
+    }
+}

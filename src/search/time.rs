@@ -62,3 +62,19 @@ pub fn budget(limits: &Limits, empty_cells: usize) -> Budget {
         }
     }
 }
+
+/// After a completed iteration: whether to stop deepening. `stable` counts the iterations in a row
+/// that kept the same best move. A stable best move stops at half the target time; a changing one
+/// may use all of it (the hard limit still aborts a running iteration).
+pub fn should_stop(budget: &Budget, elapsed_ms: u64, stable: u32) -> bool {
+    if budget.soft_ms == u64::MAX {
+        return false;
+    }
+    let target = if stable >= 2 {
+        budget.soft_ms / 2
+    } else {
+        budget.soft_ms
+    };
+    // The next iteration typically costs a few times the last one: do not start what cannot end.
+    elapsed_ms >= target || elapsed_ms.saturating_mul(3) >= budget.hard_ms
+}

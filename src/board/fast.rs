@@ -1,0 +1,840 @@
+//! The search board: a padded grid with incrementally updated line patterns, threats and hash.
+//!
+//! Cells live on a grid padded with five wall cells on every side, so walking five steps along any
+//! line from an on-board cell never needs a bounds check. For every cell and each of the four
+//! directions the board keeps a 20-bit line key (the ten neighbours, see [`pattern`]); a move
+//! flips two bits in the keys of the 40 cells that see it, and those cells' patterns, combined
+//! threats and evaluation scores are refreshed by table lookups. Undo runs the same update in
+//! reverse, so no snapshots are needed beyond the move list.
+//!
+//! Renju: black's forbidden points are found from the patterns (double four, overline) and, for
+//! possible double threes only, by the recursive "real three" test of the referee algorithm run on
+//! this board. The slow oracle [`super::rules`] is the reference; tests compare the two.
+
+use super::pattern::{
+    self, swap_colors, ComboTable, Pattern, Sem, Threat, CLASS_MASK, DOUBLE_FOUR, OVERLINE,
+};
+use super::{BoardError, Game};
+use crate::pos::{Pos, MAX_SIDE, MIN_SIDE};
+use crate::types::{Color, Rule};
+use crate::zobrist;
+
+/// Wall cells around the board on each side.
+pub const PAD: usize = 5;
+/// Cell contents.
+pub const EMPTY: u8 = 0;
+pub const BLACK: u8 = 1;
+pub const WHITE: u8 = 2;
+pub const WALL: u8 = 3;
+
+/// Cell value of a colour.
+#[inline]
+pub fn stone(c: Color) -> u8 {
+    match c {
+        Color::Black => BLACK,
+        Color::White => WHITE,
+    }
+}
+
+/// A padded-grid cell index.
+pub type Idx = usize;
+
+/// The incremental search board.
+#[derive(Clone)]
+pub struct FastBoard {
+    width: usize,
+    height: usize,
+    stride: usize,
+    rule: Rule,
+    tables: [&'static [u8]; 2],
+    combo: &'static ComboTable,
+    /// Index offsets of the four directions: (1,0), (0,1), (1,1), (-1,1).
+    pub dirs: [isize; 4],
+    cells: Vec<u8>,
+    keys: Vec<[u32; 4]>,
+    /// Per cell, per colour, per direction: pattern byte (class and flags).
+    pats: Vec<[[u8; 4]; 2]>,
+    /// Per cell, per colour: the four pattern classes packed as nibbles (the combo-table index).
+    packed: Vec<[u16; 2]>,
+    threat: Vec<[u8; 2]>,
+    score: Vec<[i16; 2]>,
+    score_sum: [i32; 2],
+    threat_count: [[u32; 10]; 2],
+    /// Number of stones within the 5x5 square around each cell.
+    near: Vec<u8>,
+    hash: u64,
+    history: Vec<(Idx, Bbox)>,
+    bbox: Bbox,
+}
+
+/// Bounding box of the stones (inclusive, board coordinates); empty when `x0 > x1`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Bbox {
+    x0: i32,
+    y0: i32,
+    x1: i32,
+    y1: i32,
+}
+
+const EMPTY_BBOX: Bbox = Bbox {
+    x0: i32::MAX,
+    y0: i32::MAX,
+    x1: i32::MIN,
+    y1: i32::MIN,
+};
+
+impl FastBoard {
+    /// An empty board (each side `MIN_SIDE..=MAX_SIDE`).
+    pub fn new(width: usize, height: usize, rule: Rule) -> Result<FastBoard, BoardError> {
+        let ok = |s: usize| (MIN_SIDE..=MAX_SIDE).contains(&s);
+        if !ok(width) || !ok(height) {
+            return Err(BoardError::BadSize { width, height });
+        }
+        let stride = width + 2 * PAD;
+        let total = stride * (height + 2 * PAD);
+        let s = stride as isize;
+        let mut b = FastBoard {
+            width,
+            height,
+            stride,
+            rule,
+            tables: [
+                pattern::table(Sem::of(rule, Color::Black)),
+                pattern::table(Sem::of(rule, Color::White)),
+            ],
+            combo: pattern::combo(),
+            dirs: [1, s, s + 1, s - 1],
+            cells: vec![WALL; total],
+            keys: vec![[0; 4]; total],
+            pats: vec![[[0; 4]; 2]; total],
+            packed: vec![[0; 2]; total],
+            threat: vec![[0; 2]; total],
+            score: vec![[0; 2]; total],
+            score_sum: [0; 2],
+            threat_count: [[0; 10]; 2],
+            near: vec![0; total],
+            hash: 0,
+            history: Vec::with_capacity(width * height),
+            bbox: EMPTY_BBOX,
+        };
+        // Every cell starts in the `None` bucket; occupied cells stay there.
+        b.threat_count = [[0; 10]; 2];
+        b.threat_count[0][0] = (width * height) as u32;
+        b.threat_count[1][0] = (width * height) as u32;
+        for y in 0..height {
+            for x in 0..width {
+                let i = b.idx(Pos::new(x as u8, y as u8));
+                b.cells[i] = EMPTY;
+            }
+        }
+        for i in 0..total {
+            for d in 0..4 {
+                b.keys[i][d] = b.compute_key(i, d);
+            }
+        }
+        for y in 0..height {
+            for x in 0..width {
+                let i = b.idx(Pos::new(x as u8, y as u8));
+                for d in 0..4 {
+                    b.refresh_dir(i, d);
+                }
+                b.refresh_combo(i);
+            }
+        }
+        Ok(b)
+    }
+
+    /// The board of a game: same size, rule and moves (the game's side to move is ours).
+    pub fn from_game(game: &Game) -> FastBoard {
+        let gb = game.board();
+        let mut b = FastBoard::new(gb.width(), gb.height(), game.rule()).expect("game size valid");
+        for &m in game.moves() {
+            b.make(b.idx(m));
+        }
+        b
+    }
+
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    pub fn height(&self) -> usize {
+        self.height
+    }
+
+    pub fn rule(&self) -> Rule {
+        self.rule
+    }
+
+    /// Number of padded cells (the length of per-cell arrays).
+    pub fn cell_count(&self) -> usize {
+        self.cells.len()
+    }
+
+    #[inline]
+    pub fn idx(&self, p: Pos) -> Idx {
+        (p.y as usize + PAD) * self.stride + p.x as usize + PAD
+    }
+
+    #[inline]
+    pub fn pos(&self, i: Idx) -> Pos {
+        Pos::new((i % self.stride - PAD) as u8, (i / self.stride - PAD) as u8)
+    }
+
+    /// Whether `p` is on this board.
+    pub fn contains(&self, p: Pos) -> bool {
+        (p.x as usize) < self.width && (p.y as usize) < self.height
+    }
+
+    #[inline]
+    pub fn cell(&self, i: Idx) -> u8 {
+        self.cells[i]
+    }
+
+    #[inline]
+    pub fn is_empty(&self, i: Idx) -> bool {
+        self.cells[i] == EMPTY
+    }
+
+    /// Number of stones on the board.
+    pub fn ply(&self) -> usize {
+        self.history.len()
+    }
+
+    pub fn is_full(&self) -> bool {
+        self.history.len() == self.width * self.height
+    }
+
+    pub fn side_to_move(&self) -> Color {
+        Color::of_ply(self.history.len())
+    }
+
+    pub fn last_move(&self) -> Option<Idx> {
+        self.history.last().map(|h| h.0)
+    }
+
+    /// Zobrist hash of the stones and the side to move.
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// What `c` playing the empty cell `i` makes (all four lines together).
+    #[inline]
+    pub fn threat(&self, i: Idx, c: Color) -> Threat {
+        Threat::from_u8(self.threat[i][c.index()])
+    }
+
+    /// Pattern of `c` at `i` along direction `d` (0..4).
+    #[inline]
+    pub fn pattern(&self, i: Idx, c: Color, d: usize) -> Pattern {
+        Pattern::from_byte(self.pats[i][c.index()][d])
+    }
+
+    /// Move-ordering and evaluation score of cell `i` for `c`.
+    #[inline]
+    pub fn cell_score(&self, i: Idx, c: Color) -> i32 {
+        self.score[i][c.index()] as i32
+    }
+
+    /// Sum of cell scores of `c` over all empty cells.
+    #[inline]
+    pub fn score_sum(&self, c: Color) -> i32 {
+        self.score_sum[c.index()]
+    }
+
+    /// Number of empty cells where `c` has exactly threat `t`.
+    #[inline]
+    pub fn count(&self, c: Color, t: Threat) -> u32 {
+        self.threat_count[c.index()][t as usize]
+    }
+
+    /// Every on-board cell index within `margin` of the stones' bounding box (row by row).
+    pub fn area(&self, margin: i32) -> impl Iterator<Item = Idx> + '_ {
+        let (x0, y0, x1, y1) = if self.bbox.x0 > self.bbox.x1 {
+            let (cx, cy) = ((self.width / 2) as i32, (self.height / 2) as i32);
+            (cx, cy, cx, cy)
+        } else {
+            (
+                (self.bbox.x0 - margin).max(0),
+                (self.bbox.y0 - margin).max(0),
+                (self.bbox.x1 + margin).min(self.width as i32 - 1),
+                (self.bbox.y1 + margin).min(self.height as i32 - 1),
+            )
+        };
+        (y0..=y1).flat_map(move |y| {
+            (x0..=x1).map(move |x| (y as usize + PAD) * self.stride + x as usize + PAD)
+        })
+    }
+
+    /// Whether some stone lies in the 5x5 square around `i`.
+    #[inline]
+    pub fn is_near(&self, i: Idx) -> bool {
+        self.near[i] > 0
+    }
+
+    /// The cells where `c` has threat at least `t`, in the stones' area.
+    pub fn cells_with(&self, c: Color, t: Threat) -> impl Iterator<Item = Idx> + '_ {
+        let ci = c.index();
+        self.area(4)
+            .filter(move |&i| self.threat[i][ci] >= t as u8 && self.cells[i] == EMPTY)
+    }
+
+    /// Plays the side to move at the empty cell `i`.
+    pub fn make(&mut self, i: Idx) {
+        debug_assert!(self.cells[i] == EMPTY, "make on a non-empty cell");
+        let c = self.side_to_move();
+        self.history.push((i, self.bbox));
+        let p = self.pos(i);
+        let (x, y) = (p.x as i32, p.y as i32);
+        self.bbox = Bbox {
+            x0: self.bbox.x0.min(x),
+            y0: self.bbox.y0.min(y),
+            x1: self.bbox.x1.max(x),
+            y1: self.bbox.y1.max(y),
+        };
+        self.put(i, c);
+        self.hash ^= zobrist::keys().side;
+        self.adjust_near(i, 1);
+        debug_assert!(self.is_consistent_near(i));
+    }
+
+    /// Takes back the last move; returns its cell.
+    pub fn unmake(&mut self) -> Option<Idx> {
+        let (i, bbox) = self.history.pop()?;
+        self.take(i);
+        self.bbox = bbox;
+        self.hash ^= zobrist::keys().side;
+        self.adjust_near(i, -1);
+        debug_assert!(self.is_consistent_near(i));
+        Some(i)
+    }
+
+    fn adjust_near(&mut self, i: Idx, delta: i8) {
+        let s = self.stride as isize;
+        for dy in -2..=2isize {
+            for dx in -2..=2isize {
+                let q = (i as isize + dy * s + dx) as usize;
+                self.near[q] = (self.near[q] as i8 + delta) as u8;
+            }
+        }
+    }
+
+    /// Puts a stone of `c` on the empty cell `i` (no history, no side change).
+    fn put(&mut self, i: Idx, c: Color) {
+        let v = stone(c);
+        self.cells[i] = v;
+        self.hash ^= zobrist::keys().stone[c.index()][i];
+        self.flip_keys(i, v);
+    }
+
+    /// Removes the stone at `i` (no history, no side change).
+    fn take(&mut self, i: Idx) {
+        let v = self.cells[i];
+        let c = if v == BLACK {
+            Color::Black
+        } else {
+            Color::White
+        };
+        self.cells[i] = EMPTY;
+        self.hash ^= zobrist::keys().stone[c.index()][i];
+        self.flip_keys(i, v);
+    }
+
+    /// Toggles stone value `v` at `i` in the keys of the 40 cells that see `i`, and refreshes them.
+    fn flip_keys(&mut self, i: Idx, v: u8) {
+        // Each cell that sees `i` does so along exactly one direction: one pass refreshes it.
+        for d in 0..4 {
+            let off = self.dirs[d];
+            for k in 1..=pattern::HALF {
+                let q = (i as isize + off * k as isize) as usize;
+                self.keys[q][d] ^= (v as u32) << pattern::shift(-k);
+                if self.cells[q] == EMPTY {
+                    self.refresh_dir(q, d);
+                    self.refresh_combo(q);
+                }
+                let q = (i as isize - off * k as isize) as usize;
+                self.keys[q][d] ^= (v as u32) << pattern::shift(k);
+                if self.cells[q] == EMPTY {
+                    self.refresh_dir(q, d);
+                    self.refresh_combo(q);
+                }
+            }
+        }
+        // The cell itself: emptied (undo) it gets its patterns back; filled it scores nothing.
+        if self.cells[i] == EMPTY {
+            for d in 0..4 {
+                self.refresh_dir(i, d);
+            }
+        }
+        self.refresh_combo(i);
+    }
+
+    /// Recomputes the patterns of cell `i` along `d` from its key.
+    #[inline]
+    fn refresh_dir(&mut self, i: Idx, d: usize) {
+        let key = self.keys[i][d];
+        let b = self.tables[0][key as usize];
+        let w = self.tables[1][swap_colors(key) as usize];
+        self.pats[i][0][d] = b;
+        self.pats[i][1][d] = w;
+        let sh = 4 * d as u32;
+        let mask = !(0xfu16 << sh);
+        let pk = &mut self.packed[i];
+        pk[0] = (pk[0] & mask) | (((b & CLASS_MASK) as u16) << sh);
+        pk[1] = (pk[1] & mask) | (((w & CLASS_MASK) as u16) << sh);
+    }
+
+    /// Recomputes the combined threat and score of cell `i` and the running totals.
+    #[inline]
+    fn refresh_combo(&mut self, i: Idx) {
+        let filled = self.cells[i] != EMPTY;
+        for c in 0..2 {
+            let (t, s) = if filled {
+                (0u8, 0i16)
+            } else {
+                let e = self.combo.entry[self.packed[i][c] as usize];
+                (ComboTable::threat_of(e), ComboTable::score_of(e))
+            };
+            let old_t = self.threat[i][c];
+            if old_t != t {
+                self.threat_count[c][old_t as usize] -= 1;
+                self.threat_count[c][t as usize] += 1;
+                self.threat[i][c] = t;
+            }
+            self.score_sum[c] += s as i32 - self.score[i][c] as i32;
+            self.score[i][c] = s;
+        }
+    }
+
+    /// The line key of `i` along `d`, read from the cells.
+    fn compute_key(&self, i: Idx, d: usize) -> u32 {
+        let off = self.dirs[d];
+        let mut key = 0;
+        for k in 1..=pattern::HALF {
+            let at = |s: isize| -> u32 {
+                let q = i as isize + s * off * k as isize;
+                if q < 0 || q as usize >= self.cells.len() {
+                    WALL as u32
+                } else {
+                    self.cells[q as usize] as u32
+                }
+            };
+            key |= at(-1) << pattern::shift(-k);
+            key |= at(1) << pattern::shift(k);
+        }
+        key
+    }
+
+    fn expected_cell(&self, i: Idx) -> ([u32; 4], [[u8; 4]; 2], [u8; 2], [i16; 2]) {
+        let mut keys = [0; 4];
+        let mut pats = [[0; 4]; 2];
+        for d in 0..4 {
+            keys[d] = self.compute_key(i, d);
+            pats[0][d] = self.tables[0][keys[d] as usize];
+            pats[1][d] = self.tables[1][swap_colors(keys[d]) as usize];
+        }
+        let mut t = [0; 2];
+        let mut s = [0; 2];
+        if self.cells[i] == EMPTY {
+            for c in 0..2 {
+                let ix = (0..4)
+                    .map(|d| ((pats[c][d] & CLASS_MASK) as usize) << (4 * d))
+                    .sum::<usize>();
+                t[c] = ComboTable::threat_of(self.combo.entry[ix]);
+                s[c] = ComboTable::score_of(self.combo.entry[ix]);
+            }
+        }
+        (keys, pats, t, s)
+    }
+
+    fn cell_consistent(&self, i: Idx) -> bool {
+        if self.cells[i] == WALL {
+            return true;
+        }
+        let (k, p, t, s) = self.expected_cell(i);
+        let packed = [0, 1].map(|c| {
+            (0..4)
+                .map(|d| ((p[c][d] & CLASS_MASK) as u16) << (4 * d))
+                .sum::<u16>()
+        });
+        k == self.keys[i]
+            && p == self.pats[i]
+            && t == self.threat[i]
+            && s == self.score[i]
+            && packed == self.packed[i]
+    }
+
+    /// Cheap self-check of the cells that see `i` (run after every make/unmake in debug builds).
+    pub fn is_consistent_near(&self, i: Idx) -> bool {
+        if !self.cell_consistent(i) {
+            return false;
+        }
+        for d in 0..4 {
+            for k in 1..=pattern::HALF as isize {
+                for sign in [-1isize, 1] {
+                    let q = (i as isize + sign * self.dirs[d] * k) as usize;
+                    if !self.cell_consistent(q) {
+                        return false;
+                    }
+                }
+            }
+        }
+        true
+    }
+
+    /// Full self-check: every incremental field against recomputation from the cells.
+    pub fn is_consistent(&self) -> bool {
+        let mut sums = [0i32; 2];
+        let mut counts = [[0u32; 10]; 2];
+        let mut hash = if self.history.len() % 2 == 1 {
+            zobrist::keys().side
+        } else {
+            0
+        };
+        for i in 0..self.cells.len() {
+            if self.cells[i] == WALL {
+                continue;
+            }
+            if !self.cell_consistent(i) {
+                return false;
+            }
+            match self.cells[i] {
+                BLACK => hash ^= zobrist::keys().stone[0][i],
+                WHITE => hash ^= zobrist::keys().stone[1][i],
+                _ => {}
+            }
+            for c in 0..2 {
+                sums[c] += self.score[i][c] as i32;
+                counts[c][self.threat[i][c] as usize] += 1;
+            }
+        }
+        sums == self.score_sum && counts == self.threat_count && hash == self.hash
+    }
+
+    // ---- Rules ----
+
+    /// Whether `c` playing the empty cell `i` wins now.
+    #[inline]
+    pub fn is_five(&self, i: Idx, c: Color) -> bool {
+        self.threat[i][c.index()] == Threat::Five as u8
+    }
+
+    /// Whether black may not play the empty cell `i` (renju only; an exact five is never forbidden).
+    pub fn is_forbidden(&mut self, i: Idx) -> bool {
+        self.rule == Rule::Renju && self.cells[i] == EMPTY && !self.renju_allowed(i, true)
+    }
+
+    /// Whether the side to move may play `i` (empty, and not a renju foul).
+    pub fn is_legal(&mut self, i: Idx) -> bool {
+        self.cells[i] == EMPTY
+            && !(self.rule == Rule::Renju
+                && self.side_to_move() == Color::Black
+                && self.is_forbidden(i))
+    }
+
+    /// Quick pre-test: could `i` be forbidden for black (so the full test is worth running)?
+    #[inline]
+    pub fn maybe_forbidden(&self, i: Idx) -> bool {
+        if self.rule != Rule::Renju {
+            return false;
+        }
+        let t = self.threat[i][0];
+        t == Threat::Flex4 as u8
+            || t == Threat::Three3 as u8
+            || t == Threat::Four3 as u8
+            || self.pats[i][0].iter().any(|&p| p & OVERLINE != 0)
+    }
+
+    /// The referee's `check` for black at the empty cell `i` (patterns current): true if allowed.
+    fn renju_allowed(&mut self, i: Idx, five_ok: bool) -> bool {
+        let pats = self.pats[i][0];
+        let class = |b: u8| b & CLASS_MASK;
+        // Step 1. An exact five decides at once.
+        if pats.iter().any(|&b| class(b) == Pattern::Five as u8) {
+            return five_ok;
+        }
+        // Step 2. Two fours (a one-line double four counts two).
+        let fours: u32 = pats
+            .iter()
+            .map(|&b| {
+                if class(b) == Pattern::Flex4 as u8 && b & DOUBLE_FOUR != 0 {
+                    2
+                } else if class(b) == Pattern::Flex4 as u8 || class(b) == Pattern::Block4 as u8 {
+                    1
+                } else {
+                    0
+                }
+            })
+            .sum();
+        if fours >= 2 {
+            return false;
+        }
+        // Step 4 (order does not matter after the five). Overline.
+        if pats.iter().any(|&b| b & OVERLINE != 0) {
+            return false;
+        }
+        // Step 3. Two real threes: only lines whose pattern can hold a three need the full test.
+        let cand: Vec<usize> = (0..4)
+            .filter(|&d| (Pattern::Flex3 as u8..=Pattern::Flex4 as u8).contains(&class(pats[d])))
+            .collect();
+        if cand.len() < 2 {
+            return true;
+        }
+        self.put(i, Color::Black);
+        let mut threes = 0;
+        for &d in &cand {
+            if self.real_three(i, d) {
+                threes += 1;
+                if threes >= 2 {
+                    break;
+                }
+            }
+        }
+        self.take(i);
+        threes < 2
+    }
+
+    /// Whether the black stone at `i` forms a real three along `d`: a key point turns the run
+    /// through `i` into a straight four, and black may legally play that key point.
+    fn real_three(&mut self, i: Idx, d: usize) -> bool {
+        let off = self.dirs[d];
+        for k in -3isize..=3 {
+            if k == 0 {
+                continue;
+            }
+            let q = (i as isize + k * off) as usize;
+            if self.cells[q] != EMPTY {
+                continue;
+            }
+            self.cells[q] = BLACK;
+            let straight = self.is_straight_four(i, off, k);
+            self.cells[q] = EMPTY;
+            if straight && self.renju_allowed(q, false) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Whether the black run through `i` along `off` is exactly four, includes the key point `k`
+    /// steps away, and has both ends empty, each completing an exact five (raw cell walk).
+    fn is_straight_four(&self, i: Idx, off: isize, k: isize) -> bool {
+        let at = |s: isize| self.cells[(i as isize + s * off) as usize];
+        let mut lo = 0;
+        while at(lo - 1) == BLACK {
+            lo -= 1;
+        }
+        let mut hi = 0;
+        while at(hi + 1) == BLACK {
+            hi += 1;
+        }
+        hi - lo + 1 == 4
+            && (lo..=hi).contains(&k)
+            && at(lo - 1) == EMPTY
+            && at(hi + 1) == EMPTY
+            && at(lo - 2) != BLACK
+            && at(hi + 2) != BLACK
+    }
+
+    /// The cells along the four lines through `i` (within four steps) where `c` has a five.
+    pub fn five_points_near(&self, i: Idx, c: Color, out: &mut Vec<Idx>) {
+        out.clear();
+        for d in 0..4 {
+            let off = self.dirs[d];
+            for k in 1..=4isize {
+                for sign in [-1isize, 1] {
+                    let q = (i as isize + sign * k * off) as usize;
+                    if self.cells[q] == EMPTY && self.is_five(q, c) && !out.contains(&q) {
+                        out.push(q);
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl std::fmt::Debug for FastBoard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(f, "FastBoard {}x{} {}", self.width, self.height, self.rule)?;
+        for y in 0..self.height {
+            for x in 0..self.width {
+                let ch = match self.cells[self.idx(Pos::new(x as u8, y as u8))] {
+                    BLACK => 'X',
+                    WHITE => 'O',
+                    _ => '.',
+                };
+                write!(f, "{ch}")?;
+            }
+            writeln!(f)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::rules;
+    use rand::{Rng, SeedableRng};
+
+    const RULES: [Rule; 5] = [
+        Rule::Freestyle,
+        Rule::Exact,
+        Rule::Renju,
+        Rule::Caro {
+            overline_wins: false,
+        },
+        Rule::Caro {
+            overline_wins: true,
+        },
+    ];
+
+    /// Random games (stones clustered so that shapes form), checking at every ply that the fast
+    /// board's incremental state matches recomputation and its answers match the oracle.
+    #[test]
+    fn fast_board_agrees_with_oracle_and_recomputation() {
+        let seed = 20261120u64;
+        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        let mut checked_forbidden = 0;
+        for game_no in 0..60 {
+            let rule = RULES[game_no % RULES.len()];
+            let (w, h) = [(15, 15), (9, 7), (20, 20), (6, 11)][game_no % 4];
+            let mut g = Game::new(w, h, rule).unwrap();
+            let mut fb = FastBoard::new(w, h, rule).unwrap();
+            assert!(fb.is_consistent());
+            let plies = rng.gen_range(10..(w * h).min(70));
+            for _ in 0..plies {
+                // Near the centre, so lines are dense.
+                if g.board().is_full() {
+                    break;
+                }
+                let (cx, cy) = (w as i32 / 2, h as i32 / 2);
+                let mut p = g.board().empty_cells().next().unwrap();
+                for _ in 0..100 {
+                    let x = (cx + rng.gen_range(-4..=4)).clamp(0, w as i32 - 1);
+                    let y = (cy + rng.gen_range(-4..=4)).clamp(0, h as i32 - 1);
+                    let q = Pos::new(x as u8, y as u8);
+                    if g.board().is_empty(q) {
+                        p = q;
+                        break;
+                    }
+                }
+                // Compare wins and fouls for every empty cell.
+                let me = g.side_to_move();
+                for q in g.board().empty_cells().collect::<Vec<_>>() {
+                    let i = fb.idx(q);
+                    for c in [Color::Black, Color::White] {
+                        assert_eq!(
+                            fb.is_five(i, c),
+                            rules::is_win(g.board(), rule, q, c),
+                            "five mismatch {rule} {c} at {q}\n{:?}",
+                            g.board()
+                        );
+                    }
+                    if rule == Rule::Renju {
+                        let slow = rules::is_forbidden(g.board(), q);
+                        assert_eq!(
+                            fb.is_forbidden(i),
+                            slow,
+                            "forbidden mismatch at {q}\n{:?}",
+                            g.board()
+                        );
+                        if slow {
+                            checked_forbidden += 1;
+                        }
+                    }
+                }
+                let _ = me;
+                let i = fb.idx(p);
+                let over = g.play(p).unwrap().is_some();
+                fb.make(i);
+                assert!(fb.is_consistent(), "inconsistent after {p}");
+                assert_eq!(fb.side_to_move(), g.side_to_move());
+                if over {
+                    break;
+                }
+            }
+            // Unmake everything and compare with a fresh board.
+            while fb.unmake().is_some() {
+                assert!(fb.is_consistent());
+            }
+            let fresh = FastBoard::new(w, h, rule).unwrap();
+            assert_eq!(fb.hash(), fresh.hash());
+            assert_eq!(fb.score_sum, fresh.score_sum);
+        }
+        assert!(
+            checked_forbidden > 10,
+            "seed {seed}: too few fouls seen ({checked_forbidden})"
+        );
+    }
+
+    #[test]
+    fn renju_vectors_of_protocol_md() {
+        let black = |stones: &[(u8, u8)], p: (u8, u8)| {
+            let mut g = Game::new(15, 15, Rule::Renju).unwrap();
+            let mut corner = [
+                (0u8, 0u8),
+                (14, 0),
+                (0, 14),
+                (14, 14),
+                (0, 1),
+                (14, 1),
+                (0, 13),
+            ]
+            .into_iter()
+            .chain((2..14).map(|y| (0u8, y)));
+            for &(x, y) in stones {
+                g.play(Pos::new(x, y)).unwrap();
+                let c = corner.next().unwrap();
+                g.play(Pos::new(c.0, c.1)).unwrap();
+            }
+            let mut fb = FastBoard::from_game(&g);
+            let i = fb.idx(Pos::new(p.0, p.1));
+            (
+                fb.is_forbidden(i),
+                rules::is_forbidden(g.board(), Pos::new(p.0, p.1)),
+            )
+        };
+        type Case<'a> = (&'a [(u8, u8)], (u8, u8), bool);
+        let cases: [Case; 6] = [
+            (
+                &[(7, 5), (9, 5), (8, 6), (10, 6), (9, 8), (7, 9)],
+                (9, 6),
+                false,
+            ),
+            (
+                &[(3, 7), (4, 7), (5, 7), (9, 7), (10, 7), (11, 7)],
+                (7, 7),
+                true,
+            ),
+            (
+                &[(4, 7), (5, 7), (6, 7), (7, 4), (7, 5), (7, 6)],
+                (7, 7),
+                true,
+            ),
+            (&[(2, 7), (3, 7), (4, 7), (6, 7), (7, 7)], (5, 7), true),
+            (&[(4, 7), (5, 7), (6, 7), (7, 8), (7, 9)], (7, 7), false),
+            (
+                &[
+                    (3, 7),
+                    (4, 7),
+                    (5, 7),
+                    (6, 7),
+                    (7, 5),
+                    (7, 6),
+                    (7, 8),
+                    (7, 9),
+                    (7, 10),
+                ],
+                (7, 7),
+                false,
+            ),
+        ];
+        for (stones, p, want) in cases {
+            let (fast, slow) = black(stones, p);
+            assert_eq!(slow, want, "oracle on {p:?}");
+            assert_eq!(fast, want, "fast board on {p:?}");
+        }
+    }
+}

@@ -1,0 +1,526 @@
+//! Line-pattern vocabulary and the lookup tables that classify a cell's line in one step.
+//!
+//! A cell's *line key* in one direction packs its ten neighbours (five each way) into 20 bits, two
+//! bits per cell: 0 empty, 1 own, 2 opponent, 3 wall (off the board). The table for a rule maps a
+//! key to the [`Pattern`] the cell would have if *own* played there. Tables are built once per
+//! win-semantics ([`Sem`]) on first use (about 130 000 reachable keys, a few tens of ms) and shared
+//! by every board afterwards. Black uses the key as stored; white looks up the colour-swapped key.
+//!
+//! This module owns only the vocabulary and the tables; it knows nothing about boards or search.
+
+use crate::types::{Color, Rule};
+use std::sync::OnceLock;
+
+/// What one stone at a cell makes along one line, ordered by strength. `X` = own stone, `C` = the
+/// cell itself, `_` = empty, `O` = opponent or edge.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(u8)]
+pub enum Pattern {
+    /// No five can ever be made through the cell along this line.
+    Dead = 0,
+    /// `OC____` : one stone, one way to grow.
+    Block1 = 1,
+    /// `_C____` : one stone, open.
+    Flex1 = 2,
+    /// `OXC___` : two, can become a blocked three.
+    Block2 = 3,
+    /// `__XC__` : two, can become a flex three.
+    Flex2 = 4,
+    /// `OXXC__` : three, can become a (blocked) four.
+    Block3 = 5,
+    /// `__XXC_` : three, can become a flex (straight) four.
+    Flex3 = 6,
+    /// `OXXXC_` : four with one way to five.
+    Block4 = 7,
+    /// `_XXXC_` : four with two ways to five (or `X_XCX_X`-style double four in one line).
+    Flex4 = 8,
+    /// `XXXXC` : five (under the rule's win condition).
+    Five = 9,
+}
+
+impl Pattern {
+    const ALL: [Pattern; 10] = [
+        Pattern::Dead,
+        Pattern::Block1,
+        Pattern::Flex1,
+        Pattern::Block2,
+        Pattern::Flex2,
+        Pattern::Block3,
+        Pattern::Flex3,
+        Pattern::Block4,
+        Pattern::Flex4,
+        Pattern::Five,
+    ];
+
+    /// The pattern stored in the low four bits of a table byte.
+    #[inline]
+    pub fn from_byte(b: u8) -> Pattern {
+        Pattern::ALL[(b & CLASS_MASK) as usize]
+    }
+
+    /// The pattern one move short of this one (`Flex4` -> `Flex3`, ...).
+    fn weaken(self) -> Pattern {
+        match self {
+            Pattern::Five | Pattern::Dead => Pattern::Dead,
+            Pattern::Flex4 => Pattern::Flex3,
+            Pattern::Block4 => Pattern::Block3,
+            Pattern::Flex3 => Pattern::Flex2,
+            Pattern::Block3 => Pattern::Block2,
+            Pattern::Flex2 => Pattern::Flex1,
+            Pattern::Block2 => Pattern::Block1,
+            Pattern::Flex1 | Pattern::Block1 => Pattern::Dead,
+        }
+    }
+}
+
+/// Low bits of a table byte: the [`Pattern`].
+pub const CLASS_MASK: u8 = 0x0f;
+/// Flag: the two ways to five belong to two different fours (`X_XCX_X`); renju counts two fours.
+pub const DOUBLE_FOUR: u8 = 0x10;
+/// Flag: the stone makes six or more in a row that is not a win (renju black's overline).
+pub const OVERLINE: u8 = 0x20;
+
+/// When a run along a line wins (the part of a rule that lines see).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Sem {
+    /// Five or more (freestyle; white in renju).
+    Ge5,
+    /// Exactly five (standard).
+    Eq5,
+    /// Exactly five, threes only via straight fours, overline flagged (black in renju).
+    RenjuBlack,
+    /// Exact five not closed by opposing stones at both ends (caro, value 9).
+    Caro9,
+    /// As `Caro9`, or any run of six or more (caro, value 8).
+    Caro8,
+}
+
+impl Sem {
+    /// The line semantics of `color` under `rule`.
+    pub fn of(rule: Rule, color: Color) -> Sem {
+        match (rule, color) {
+            (Rule::Freestyle, _) | (Rule::Renju, Color::White) => Sem::Ge5,
+            (Rule::Exact, _) => Sem::Eq5,
+            (Rule::Renju, Color::Black) => Sem::RenjuBlack,
+            (Rule::Caro { overline_wins }, _) => {
+                if overline_wins {
+                    Sem::Caro8
+                } else {
+                    Sem::Caro9
+                }
+            }
+        }
+    }
+
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// Number of neighbours on each side of a cell in a line key.
+pub const HALF: i32 = 5;
+/// Bits in a line key.
+pub const KEY_BITS: u32 = 20;
+
+/// Bit position of the neighbour `k` steps away (`k` in `-5..=-1` or `1..=5`).
+#[inline]
+pub const fn shift(k: i32) -> u32 {
+    if k < 0 {
+        (2 * (k + HALF)) as u32
+    } else {
+        (2 * (k + HALF - 1)) as u32
+    }
+}
+
+/// The key as seen by the other colour: own and opponent stones swapped, walls and empties kept.
+#[inline]
+pub fn swap_colors(key: u32) -> u32 {
+    let one_bit = (key ^ (key >> 1)) & 0x5_5555;
+    key ^ (one_bit | (one_bit << 1))
+}
+
+const EMPTY: u8 = 0;
+const OWN: u8 = 1;
+const OPP: u8 = 2;
+const WALL: u8 = 3;
+/// Table entry not yet computed.
+const UNSET: u8 = 0xff;
+
+/// Decodes a key into an 11-cell line, own stone at index 5 (the cell itself).
+fn decode(key: u32) -> [u8; 11] {
+    let mut line = [0u8; 11];
+    for k in -HALF..=HALF {
+        line[(k + HALF) as usize] = if k == 0 {
+            OWN
+        } else {
+            ((key >> shift(k)) & 3) as u8
+        };
+    }
+    line
+}
+
+fn encode(line: &[u8; 11]) -> u32 {
+    let mut key = 0;
+    for k in -HALF..=HALF {
+        if k != 0 {
+            key |= (line[(k + HALF) as usize] as u32) << shift(k);
+        }
+    }
+    key
+}
+
+/// The own run through the centre: `(lo, hi)` indices.
+fn run(line: &[u8; 11]) -> (usize, usize) {
+    let (mut lo, mut hi) = (5, 5);
+    while lo > 0 && line[lo - 1] == OWN {
+        lo -= 1;
+    }
+    while hi < 10 && line[hi + 1] == OWN {
+        hi += 1;
+    }
+    (lo, hi)
+}
+
+/// Whether the centre's run wins. A run touching the window's edge is at least six long.
+fn is_five(line: &[u8; 11], sem: Sem) -> bool {
+    let (lo, hi) = run(line);
+    let len = hi - lo + 1;
+    let closed = || lo > 0 && hi < 10 && line[lo - 1] == OPP && line[hi + 1] == OPP;
+    match sem {
+        Sem::Ge5 => len >= 5,
+        Sem::Eq5 | Sem::RenjuBlack => len == 5,
+        Sem::Caro9 => len == 5 && !closed(),
+        Sem::Caro8 => (len == 5 && !closed()) || len >= 6,
+    }
+}
+
+/// Classifies the key (memoised in `table`).
+fn classify(table: &mut [u8], key: u32, sem: Sem) -> u8 {
+    let cached = table[key as usize];
+    if cached != UNSET {
+        return cached;
+    }
+    let mut line = decode(key);
+    let result = if is_five(&line, sem) {
+        Pattern::Five as u8
+    } else {
+        // Step 1. Ways to five: empty cells within four steps that complete a five through C.
+        let mut completions = 0;
+        let mut four_sets: [(usize, usize, usize); 2] = [(0, 0, 0); 2];
+        let mut double = false;
+        for i in 1..=9 {
+            if line[i] != EMPTY {
+                continue;
+            }
+            line[i] = OWN;
+            if is_five(&line, sem) {
+                let (lo, hi) = run(&line);
+                let set = (lo, hi, i);
+                if completions < 2 {
+                    four_sets[completions] = set;
+                }
+                completions += 1;
+            }
+            line[i] = EMPTY;
+        }
+        if completions >= 2 {
+            // Same four when the runs minus the completion cells coincide.
+            let stones = |(lo, hi, i): (usize, usize, usize)| -> Vec<usize> {
+                (lo..=hi).filter(|&j| j != i).collect()
+            };
+            double = stones(four_sets[0]) != stones(four_sets[1]);
+        }
+        let overline = sem == Sem::RenjuBlack && {
+            let (lo, hi) = run(&line);
+            hi - lo + 1 >= 6
+        };
+        let mut flags = if overline { OVERLINE } else { 0 };
+        let class = if overline {
+            Pattern::Dead
+        } else if completions >= 2 {
+            if double {
+                flags |= DOUBLE_FOUR;
+            }
+            Pattern::Flex4
+        } else if completions == 1 {
+            Pattern::Block4
+        } else {
+            // Step 2. One more own stone within four steps: the best it leads to, one step weaker.
+            let mut best = Pattern::Dead;
+            for i in 1..=9 {
+                if line[i] != EMPTY {
+                    continue;
+                }
+                line[i] = OWN;
+                let sub = classify(table, encode(&line), sem);
+                line[i] = EMPTY;
+                let p = Pattern::from_byte(sub);
+                // Renju black's three must become a straight four, not a double four or overline.
+                let p = if sem == Sem::RenjuBlack && (sub & (DOUBLE_FOUR | OVERLINE)) != 0 {
+                    if sub & OVERLINE != 0 {
+                        Pattern::Dead
+                    } else {
+                        Pattern::Block4
+                    }
+                } else {
+                    p
+                };
+                best = best.max(p.weaken());
+            }
+            best
+        };
+        class as u8 | flags
+    };
+    table[key as usize] = result;
+    result
+}
+
+/// Every key whose walls are contiguous from the far ends (the only keys a board produces).
+fn for_each_valid_key(mut f: impl FnMut(u32)) {
+    // One side: five cells from near (k = 1) to far (k = 5); walls only as a far suffix.
+    let mut halves: Vec<[u8; 5]> = Vec::new();
+    for walls in 0..=5usize {
+        let free = 5 - walls;
+        for code in 0..3usize.pow(free as u32) {
+            let mut h = [WALL; 5];
+            let mut c = code;
+            for cell in h.iter_mut().take(free) {
+                *cell = (c % 3) as u8;
+                c /= 3;
+            }
+            halves.push(h);
+        }
+    }
+    for l in &halves {
+        for r in &halves {
+            let mut key = 0u32;
+            for k in 1..=5 {
+                key |= (l[k as usize - 1] as u32) << shift(-k);
+                key |= (r[k as usize - 1] as u32) << shift(k);
+            }
+            f(key);
+        }
+    }
+}
+
+fn build(sem: Sem) -> Box<[u8]> {
+    let mut table = vec![UNSET; 1 << KEY_BITS].into_boxed_slice();
+    for_each_valid_key(|key| {
+        classify(&mut table, key, sem);
+    });
+    table
+}
+
+static TABLES: [OnceLock<Box<[u8]>>; 5] = [
+    OnceLock::new(),
+    OnceLock::new(),
+    OnceLock::new(),
+    OnceLock::new(),
+    OnceLock::new(),
+];
+
+/// The pattern table of `sem` (built on first use, then shared).
+pub fn table(sem: Sem) -> &'static [u8] {
+    TABLES[sem.index()].get_or_init(|| build(sem))
+}
+
+/// What playing a cell does for one colour, all four lines together, ordered by strength.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(u8)]
+pub enum Threat {
+    /// Nothing worth naming.
+    None = 0,
+    /// Some ones and twos.
+    Low = 1,
+    /// Two flex twos, or a blocked three.
+    Two2 = 2,
+    /// A blocked three with a flex two (builds a double threat next move).
+    Three2 = 3,
+    /// One flex three: threatens a straight four.
+    Flex3 = 4,
+    /// Two flex threes (renju black: possibly forbidden).
+    Three3 = 5,
+    /// A blocked four: forces one reply.
+    Block4 = 6,
+    /// A four plus a flex three: wins unless the reply to the four counters.
+    Four3 = 7,
+    /// A straight four or two fours: wins next move (renju black: double four is forbidden).
+    Flex4 = 8,
+    /// Five: wins now.
+    Five = 9,
+}
+
+impl Threat {
+    const ALL: [Threat; 10] = [
+        Threat::None,
+        Threat::Low,
+        Threat::Two2,
+        Threat::Three2,
+        Threat::Flex3,
+        Threat::Three3,
+        Threat::Block4,
+        Threat::Four3,
+        Threat::Flex4,
+        Threat::Five,
+    ];
+
+    #[inline]
+    pub fn from_u8(v: u8) -> Threat {
+        Threat::ALL[v as usize]
+    }
+}
+
+/// Value of one line pattern for the evaluation, in centi-stones.
+pub const PATTERN_SCORE: [i32; 10] = [0, 2, 5, 8, 20, 28, 80, 90, 400, 2000];
+
+fn combine(p: [Pattern; 4]) -> (Threat, i32) {
+    let count = |f: &dyn Fn(Pattern) -> bool| p.iter().filter(|&&x| f(x)).count();
+    let fives = count(&|x| x == Pattern::Five);
+    let flex4 = count(&|x| x == Pattern::Flex4);
+    let fours = count(&|x| x == Pattern::Block4) + flex4;
+    let flex3 = count(&|x| x == Pattern::Flex3);
+    let block3 = count(&|x| x == Pattern::Block3);
+    let flex2 = count(&|x| x == Pattern::Flex2);
+    let threat = if fives > 0 {
+        Threat::Five
+    } else if flex4 > 0 || fours >= 2 {
+        Threat::Flex4
+    } else if fours == 1 && flex3 > 0 {
+        Threat::Four3
+    } else if fours == 1 {
+        Threat::Block4
+    } else if flex3 >= 2 {
+        Threat::Three3
+    } else if flex3 == 1 {
+        Threat::Flex3
+    } else if block3 >= 1 && flex2 >= 1 {
+        Threat::Three2
+    } else if block3 >= 1 || flex2 >= 2 {
+        Threat::Two2
+    } else if p.iter().any(|&x| x != Pattern::Dead) {
+        Threat::Low
+    } else {
+        Threat::None
+    };
+    let base: i32 = p.iter().map(|&x| PATTERN_SCORE[x as usize]).sum();
+    let bonus = match threat {
+        Threat::Flex4 => 600,
+        Threat::Four3 => 500,
+        Threat::Three3 => 250,
+        Threat::Three2 => 30,
+        _ => 0,
+    };
+    (threat, base + bonus)
+}
+
+/// Combined threat and score of a cell from its four line patterns (index: four 4-bit classes).
+/// Each entry packs the [`Threat`] in bits 16.. and the (non-negative) score in bits 0..16, so one
+/// lookup gives both.
+pub struct ComboTable {
+    pub entry: Box<[u32]>,
+}
+
+impl ComboTable {
+    #[inline]
+    pub fn threat_of(e: u32) -> u8 {
+        (e >> 16) as u8
+    }
+
+    #[inline]
+    pub fn score_of(e: u32) -> i16 {
+        (e & 0xffff) as i16
+    }
+}
+
+/// The four-direction combination table (built on first use).
+pub fn combo() -> &'static ComboTable {
+    static COMBO: OnceLock<ComboTable> = OnceLock::new();
+    COMBO.get_or_init(|| {
+        let mut entry = vec![0u32; 1 << 16].into_boxed_slice();
+        for (i, e) in entry.iter_mut().enumerate() {
+            let p = [0, 4, 8, 12].map(|s| Pattern::ALL[((i >> s) & 15).min(9)]);
+            let (t, s) = combine(p);
+            *e = ((t as u32) << 16) | s.clamp(0, i16::MAX as i32) as u32;
+        }
+        ComboTable { entry }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Builds a key from a picture like `"..XX?X..."` centred on `?` (10 neighbours, `#` = wall,
+    /// `X` own, `O` opponent).
+    fn key_of(picture: &str) -> u32 {
+        let cells: Vec<char> = picture.chars().collect();
+        let c = cells.iter().position(|&ch| ch == '?').expect("centre");
+        let mut line = [EMPTY; 11];
+        for k in -HALF..=HALF {
+            let idx = c as i32 + k;
+            line[(k + HALF) as usize] = if k == 0 {
+                OWN
+            } else if idx < 0 || idx >= cells.len() as i32 {
+                WALL
+            } else {
+                match cells[idx as usize] {
+                    'X' => OWN,
+                    'O' => OPP,
+                    '#' => WALL,
+                    _ => EMPTY,
+                }
+            };
+        }
+        encode(&line)
+    }
+
+    fn pat(sem: Sem, picture: &str) -> (Pattern, u8) {
+        let b = table(sem)[key_of(picture) as usize];
+        (Pattern::from_byte(b), b & !CLASS_MASK)
+    }
+
+    #[test]
+    fn basic_shapes_classify() {
+        let s = Sem::Ge5;
+        assert_eq!(pat(s, ".....XX?XX.....").0, Pattern::Five);
+        assert_eq!(pat(s, "......X?XX......").0, Pattern::Flex4);
+        assert_eq!(pat(s, ".....OX?XX......").0, Pattern::Block4);
+        assert_eq!(pat(s, "......X?X.......").0, Pattern::Flex3);
+        assert_eq!(pat(s, ".....OX?X.......").0, Pattern::Block3);
+        assert_eq!(pat(s, "......X?........").0, Pattern::Flex2);
+        assert_eq!(pat(s, "......O?O.......").0, Pattern::Dead);
+        assert_eq!(pat(s, "#?XXX.").0, Pattern::Block4);
+        assert_eq!(pat(s, ".....XXX?XX.....").0, Pattern::Five);
+    }
+
+    #[test]
+    fn exact_rules_see_overlines() {
+        assert_ne!(pat(Sem::Eq5, ".....XXX?XX.....").0, Pattern::Five);
+        let (p, f) = pat(Sem::RenjuBlack, ".....XXX?XX.....");
+        assert_eq!(p, Pattern::Dead);
+        assert_eq!(f, OVERLINE);
+        // X_X?X_X: two fours on one line.
+        let (p, f) = pat(Sem::RenjuBlack, "...X.X?X.X...");
+        assert_eq!(p, Pattern::Flex4);
+        assert_eq!(f, DOUBLE_FOUR);
+        // An open three next to an own stone (X_XX?_ would overline): only a blocked-type shape.
+        assert_eq!(pat(Sem::Eq5, "....X.XX?......").0, Pattern::Block4);
+    }
+
+    #[test]
+    fn caro_closed_five_is_not_five() {
+        assert_eq!(pat(Sem::Caro9, "....OXX?XXO....").0, Pattern::Dead);
+        assert_eq!(pat(Sem::Caro9, "....OXX?XX.....").0, Pattern::Five);
+        assert_eq!(pat(Sem::Caro9, "#XX?XXO").0, Pattern::Five);
+        assert_eq!(pat(Sem::Caro8, "...OXXX?XXO....").0, Pattern::Five);
+        assert_ne!(pat(Sem::Caro9, "...OXXX?XXO....").0, Pattern::Five);
+    }
+
+    #[test]
+    fn swap_colors_swaps_only_stones() {
+        let k = key_of(".OX?#");
+        let s = swap_colors(k);
+        assert_eq!(swap_colors(s), k);
+        assert_eq!(s, key_of(".XO?#"));
+    }
+}

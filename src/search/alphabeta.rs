@@ -1,0 +1,422 @@
+//! The main search: iterative deepening over a PVS alpha-beta with aspiration windows, a
+//! transposition table, threat-aware move generation and VCF at the leaves.
+//!
+//! Move generation only offers moves that matter: when the opponent threatens five, the block;
+//! when the opponent can make a straight four (has a three), the defences and our own fours;
+//! otherwise empty cells near stones, ordered by their pattern scores, the hash move, killers and
+//! history. Forced replies extend the search. Values are "centi-stones" from the side to move,
+//! with mate scores `MATE - plies` for forced wins.
+
+use super::tt::{self, Tt, BOUND_EXACT, BOUND_LOWER, BOUND_UPPER};
+use super::vcf::{Vcf, VcfCache};
+use crate::board::fast::{FastBoard, Idx};
+use crate::board::pattern::Threat;
+use crate::eval::evaluate;
+use crate::types::{Color, Rule, Value};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+/// Deepest ply the search stack supports.
+pub const MAX_PLY: usize = 96;
+/// Win at the root.
+pub const MATE: i32 = Value::MATE.0;
+/// Beyond any value.
+pub const INF: i32 = Value::INFINITE.0;
+/// Nodes between two looks at the clock and the stop flag.
+pub const CHECK_EVERY_NODES: u64 = 1024;
+/// Attacker moves a leaf VCF may use.
+pub const LEAF_VCF_DEPTH: u32 = 6;
+/// Node cap of one leaf VCF.
+pub const LEAF_VCF_NODES: u64 = 300;
+/// At non-PV nodes only the best-ordered moves are searched.
+pub const NON_PV_MOVE_LIMIT: usize = 18;
+/// Half-width of the first aspiration window, in centi-stones.
+pub const ASPIRATION_WINDOW: i32 = 60;
+
+/// What stops a search.
+pub struct Control<'a> {
+    pub stop: &'a AtomicBool,
+    pub start: Instant,
+    /// Abort at this many ms after `start`.
+    pub hard_ms: u64,
+    pub max_nodes: u64,
+}
+
+/// One search's working state.
+pub struct Searcher<'a> {
+    pub b: FastBoard,
+    tt: &'a mut Tt,
+    vcf_cache: &'a mut VcfCache,
+    ctl: Control<'a>,
+    pub nodes: u64,
+    pub seldepth: i32,
+    pub aborted: bool,
+    killers: Vec<[Idx; 2]>,
+    history: Vec<[i32; 2]>,
+    pv: Vec<Vec<Idx>>,
+    buffers: Vec<Vec<(Idx, i32)>>,
+    /// Root moves not to consider (multi-PV).
+    pub root_exclude: Vec<Idx>,
+}
+
+/// Result of one completed iteration.
+#[derive(Clone, Debug)]
+pub struct Iteration {
+    pub depth: i32,
+    pub value: i32,
+    pub pv: Vec<Idx>,
+}
+
+impl<'a> Searcher<'a> {
+    pub fn new(
+        b: FastBoard,
+        tt: &'a mut Tt,
+        vcf_cache: &'a mut VcfCache,
+        ctl: Control<'a>,
+    ) -> Searcher<'a> {
+        let cells = b.cell_count();
+        Searcher {
+            b,
+            tt,
+            vcf_cache,
+            ctl,
+            nodes: 0,
+            seldepth: 0,
+            aborted: false,
+            killers: vec![[usize::MAX; 2]; MAX_PLY + 1],
+            history: vec![[0; 2]; cells],
+            pv: vec![Vec::new(); MAX_PLY + 1],
+            buffers: vec![Vec::new(); MAX_PLY + 1],
+            root_exclude: Vec::new(),
+        }
+    }
+
+    pub fn elapsed_ms(&self) -> u64 {
+        self.ctl.start.elapsed().as_millis() as u64
+    }
+
+    fn check_limits(&mut self) {
+        if self.ctl.stop.load(Ordering::Relaxed)
+            || self.nodes >= self.ctl.max_nodes
+            || self.elapsed_ms() >= self.ctl.hard_ms
+        {
+            self.aborted = true;
+        }
+    }
+
+    /// A VCF for the side to move at the root within `depth` attacker moves and `max_nodes`.
+    pub fn root_vcf(&mut self, depth: u32, max_nodes: u64) -> Option<(u32, Vec<Idx>)> {
+        let mut vcf = Vcf {
+            cache: self.vcf_cache,
+            nodes: 0,
+            node_limit: max_nodes,
+        };
+        let mut line = Vec::new();
+        let r = vcf.solve(&mut self.b, depth, &mut line);
+        self.nodes += vcf.nodes;
+        r.map(|n| (n, line))
+    }
+
+    /// The root moves in search order (empty only when no legal move is near the stones).
+    pub fn root_moves(&mut self) -> Vec<Idx> {
+        let me = self.b.side_to_move();
+        let opp_fives = self.b.count(me.opponent(), Threat::Five);
+        let mut v = Vec::new();
+        self.generate(&mut v, opp_fives, 0, None, true);
+        v.into_iter()
+            .map(|m| m.0)
+            .filter(|m| !self.root_exclude.contains(m))
+            .collect()
+    }
+
+    /// Searches to `depth` with an aspiration window around `prev`.
+    pub fn iterate(&mut self, depth: i32, prev: Option<i32>) -> Option<Iteration> {
+        let mut window = ASPIRATION_WINDOW;
+        let (mut alpha, mut beta) = match prev {
+            Some(v) if depth >= 4 && v.abs() < Value::MATE_BOUND.0 => (v - window, v + window),
+            _ => (-INF, INF),
+        };
+        loop {
+            let v = self.search(depth, alpha, beta, 0);
+            if self.aborted {
+                return None;
+            }
+            if v <= alpha && alpha > -INF {
+                alpha = (alpha - window).max(-INF);
+                window *= 3;
+            } else if v >= beta && beta < INF {
+                beta = (beta + window).min(INF);
+                window *= 3;
+            } else {
+                return Some(Iteration {
+                    depth,
+                    value: v,
+                    pv: self.pv[0].clone(),
+                });
+            }
+            if window > 4 * ASPIRATION_WINDOW * 9 {
+                alpha = -INF;
+                beta = INF;
+            }
+        }
+    }
+
+    /// Whether `c` may legally play some cell where it has threat `t` (renju fouls excluded).
+    fn has_legal(&mut self, c: Color, t: Threat) -> bool {
+        if self.b.rule() != Rule::Renju || c == Color::White {
+            return true;
+        }
+        let cells: Vec<Idx> = self.b.cells_with(c, t).collect();
+        cells
+            .into_iter()
+            .any(|i| self.b.threat(i, c) == t && !self.b.is_forbidden(i))
+    }
+
+    fn search(&mut self, depth: i32, mut alpha: i32, mut beta: i32, ply: usize) -> i32 {
+        self.pv[ply].clear();
+        let root = ply == 0;
+        let pv_node = beta - alpha > 1;
+        let p = ply as i32;
+        if !root {
+            self.nodes += 1;
+            if self.nodes.is_multiple_of(CHECK_EVERY_NODES) {
+                self.check_limits();
+            }
+            if self.aborted {
+                return 0;
+            }
+        }
+        self.seldepth = self.seldepth.max(p);
+        let me = self.b.side_to_move();
+        let opp = me.opponent();
+
+        // Step 1. Terminal checks: a five now, a full board, the stack's end.
+        if !root && self.b.count(me, Threat::Five) > 0 {
+            return MATE - p - 1;
+        }
+        if self.b.is_full() {
+            return 0;
+        }
+        if ply >= MAX_PLY - 1 {
+            return evaluate(&self.b);
+        }
+        let opp_fives = self.b.count(opp, Threat::Five);
+        if !root {
+            // Mate-distance pruning.
+            alpha = alpha.max(-MATE + p);
+            beta = beta.min(MATE - p - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+            // Step 2. Two fives threatened: only one can be blocked.
+            if opp_fives >= 2 {
+                return -(MATE - p - 2);
+            }
+            // Step 3. Our straight four or double four wins in three plies.
+            if opp_fives == 0
+                && self.b.count(me, Threat::Flex4) > 0
+                && self.has_legal(me, Threat::Flex4)
+            {
+                return MATE - p - 3;
+            }
+        }
+
+        // Step 4. Transposition table.
+        let key = self.b.hash();
+        let mut tt_move = None;
+        if let Some(e) = self.tt.probe(key) {
+            if (e.mv as usize) < self.b.cell_count() && self.b.is_empty(e.mv as usize) {
+                tt_move = Some(e.mv as usize);
+            }
+            if !root && !pv_node && e.depth as i32 >= depth {
+                let v = tt::value_from_tt(e.value as i32, p);
+                let cut = match e.bound {
+                    BOUND_EXACT => true,
+                    BOUND_LOWER => v >= beta,
+                    BOUND_UPPER => v <= alpha,
+                    _ => false,
+                };
+                if cut {
+                    return v;
+                }
+            }
+        }
+
+        // Step 5. Leaf: own VCF, else the static value. Forced blocks are always searched.
+        if depth <= 0 && opp_fives == 0 {
+            return self.leaf(p);
+        }
+
+        // Step 6. Moves.
+        let mut moves = std::mem::take(&mut self.buffers[ply]);
+        self.generate(&mut moves, opp_fives, ply, tt_move, pv_node);
+        if moves.is_empty() {
+            self.buffers[ply] = moves;
+            // The only block is a foul for black, or nothing is playable near the stones.
+            return if opp_fives > 0 {
+                -(MATE - p - 2)
+            } else {
+                evaluate(&self.b)
+            };
+        }
+        let forced = opp_fives > 0;
+        let orig_alpha = alpha;
+        let mut best = -INF;
+        let mut best_move = None;
+        let mut searched = 0usize;
+        for &(m, _) in moves.iter() {
+            if root && self.root_exclude.contains(&m) {
+                continue;
+            }
+            if !pv_node && !forced && searched >= NON_PV_MOVE_LIMIT && depth >= 2 {
+                break;
+            }
+            let tm = self.b.threat(m, me);
+            let to = self.b.threat(m, opp);
+            let new_depth = if forced { depth } else { depth - 1 };
+            self.b.make(m);
+            let v = if searched == 0 {
+                -self.search(new_depth, -beta, -alpha, ply + 1)
+            } else {
+                // Late, quiet moves are searched shallower first.
+                let quiet = tm < Threat::Flex3 && to < Threat::Flex3;
+                let r = if depth >= 3 && searched >= 3 && quiet {
+                    1 + (searched >= 8) as i32
+                } else {
+                    0
+                };
+                let mut v = -self.search(new_depth - r, -alpha - 1, -alpha, ply + 1);
+                if v > alpha && r > 0 {
+                    v = -self.search(new_depth, -alpha - 1, -alpha, ply + 1);
+                }
+                if v > alpha && v < beta {
+                    v = -self.search(new_depth, -beta, -alpha, ply + 1);
+                }
+                v
+            };
+            self.b.unmake();
+            searched += 1;
+            if self.aborted {
+                break;
+            }
+            if v > best {
+                best = v;
+                best_move = Some(m);
+                if v > alpha {
+                    alpha = v;
+                    let (head, tail) = self.pv.split_at_mut(ply + 1);
+                    head[ply].clear();
+                    head[ply].push(m);
+                    head[ply].extend_from_slice(&tail[0]);
+                    if v >= beta {
+                        if !forced {
+                            let k = &mut self.killers[ply];
+                            if k[0] != m {
+                                k[1] = k[0];
+                                k[0] = m;
+                            }
+                            self.history[m][me.index()] += depth * depth;
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        self.buffers[ply] = moves;
+        if self.aborted {
+            return if root { best } else { 0 };
+        }
+        if best_move.is_none() {
+            // Every root move was excluded.
+            return -INF;
+        }
+        let bound = if best >= beta {
+            BOUND_LOWER
+        } else if best > orig_alpha {
+            BOUND_EXACT
+        } else {
+            BOUND_UPPER
+        };
+        self.tt
+            .store(key, tt::value_to_tt(best, p), best_move, depth, bound);
+        best
+    }
+
+    /// The value of a quiet leaf: a win by continuous fours if there is one, else the evaluation.
+    fn leaf(&mut self, p: i32) -> i32 {
+        let me = self.b.side_to_move();
+        let fours = self.b.count(me, Threat::Block4) + self.b.count(me, Threat::Four3);
+        if fours > 0 {
+            let mut vcf = Vcf {
+                cache: self.vcf_cache,
+                nodes: 0,
+                node_limit: LEAF_VCF_NODES,
+            };
+            let mut line = Vec::new();
+            let r = vcf.solve(&mut self.b, LEAF_VCF_DEPTH, &mut line);
+            self.nodes += vcf.nodes;
+            if let Some(n) = r {
+                return MATE - p - n as i32;
+            }
+        }
+        evaluate(&self.b)
+    }
+
+    /// Fills `out` with the moves worth searching, best first.
+    fn generate(
+        &mut self,
+        out: &mut Vec<(Idx, i32)>,
+        opp_fives: u32,
+        ply: usize,
+        tt_move: Option<Idx>,
+        _pv_node: bool,
+    ) {
+        out.clear();
+        let me = self.b.side_to_move();
+        let opp = me.opponent();
+        let renju_black = self.b.rule() == Rule::Renju && me == Color::Black;
+        // Step 1. The opponent threatens five: block (every block, if several).
+        if opp_fives > 0 {
+            let blocks: Vec<Idx> = self.b.cells_with(opp, Threat::Five).collect();
+            for i in blocks {
+                if !renju_black || !self.b.is_forbidden(i) {
+                    out.push((i, 0));
+                }
+            }
+            return;
+        }
+        // Step 2. The opponent can make a straight four: defend, or counter with a four.
+        let must_defend = self.b.count(opp, Threat::Flex4) > 0;
+        let killers = self.killers[ply];
+        let cells: Vec<Idx> = if self.b.ply() == 0 {
+            self.b.area(0).collect()
+        } else {
+            self.b.area(2).filter(|&i| self.b.is_near(i)).collect()
+        };
+        for i in cells {
+            if !self.b.is_empty(i) {
+                continue;
+            }
+            let tm = self.b.threat(i, me);
+            let to = self.b.threat(i, opp);
+            if must_defend && tm < Threat::Block4 && to < Threat::Block4 {
+                continue;
+            }
+            if renju_black && self.b.maybe_forbidden(i) && self.b.is_forbidden(i) {
+                continue;
+            }
+            let mut s = self.b.cell_score(i, me) * 3 / 2 + self.b.cell_score(i, opp);
+            s += self.history[i][me.index()].min(1000) / 8;
+            if i == killers[0] {
+                s += 300;
+            } else if i == killers[1] {
+                s += 200;
+            }
+            if Some(i) == tt_move {
+                s = i32::MAX;
+            }
+            out.push((i, s));
+        }
+        out.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    }
+}

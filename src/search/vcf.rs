@@ -1,0 +1,135 @@
+//! VCF: victory by continuous fours. The attacker (side to move) only plays moves that make a
+//! four; the defender's reply is forced (the one cell that stops the five). A straight four, two
+//! fours at once, or a forced reply that is a renju foul for black wins.
+//!
+//! Failures are cached by position hash and remaining depth so that transpositions (the same
+//! fours in another order) are refuted once.
+
+use crate::board::fast::{FastBoard, Idx};
+use crate::board::pattern::Threat;
+
+/// Cache of positions known to have no VCF within some number of attacker moves.
+pub struct VcfCache {
+    slots: Vec<(u64, u8)>,
+    mask: usize,
+}
+
+impl VcfCache {
+    /// A cache with `2^bits` slots.
+    pub fn new(bits: u32) -> VcfCache {
+        VcfCache {
+            slots: vec![(0, 0); 1 << bits],
+            mask: (1 << bits) - 1,
+        }
+    }
+
+    pub fn clear(&mut self) {
+        self.slots.iter_mut().for_each(|s| *s = (0, 0));
+    }
+
+    #[inline]
+    fn known_fail(&self, key: u64, depth: u8) -> bool {
+        let s = self.slots[key as usize & self.mask];
+        s.0 == key && s.1 >= depth
+    }
+
+    #[inline]
+    fn store_fail(&mut self, key: u64, depth: u8) {
+        self.slots[key as usize & self.mask] = (key, depth);
+    }
+}
+
+/// The VCF search state for one call.
+pub struct Vcf<'a> {
+    pub cache: &'a mut VcfCache,
+    pub nodes: u64,
+    pub node_limit: u64,
+}
+
+impl Vcf<'_> {
+    /// Whether the side to move wins by continuous fours within `depth` of its own moves. On
+    /// success returns the number of plies to the five and fills `line` with the winning sequence
+    /// (attacker and defender moves alternating, the five last).
+    pub fn solve(&mut self, b: &mut FastBoard, depth: u32, line: &mut Vec<Idx>) -> Option<u32> {
+        line.clear();
+        self.attack(b, depth.min(250) as u8, line)
+    }
+
+    fn attack(&mut self, b: &mut FastBoard, depth: u8, line: &mut Vec<Idx>) -> Option<u32> {
+        self.nodes += 1;
+        let me = b.side_to_move();
+        let opp = me.opponent();
+        // Step 1. A five now.
+        if b.count(me, Threat::Five) > 0 {
+            let f = b.cells_with(me, Threat::Five).next()?;
+            line.push(f);
+            return Some(1);
+        }
+        if depth == 0 || self.nodes > self.node_limit {
+            return None;
+        }
+        let key = b.hash();
+        if self.cache.known_fail(key, depth) {
+            return None;
+        }
+        // Step 2. If the defender threatens five, the only playable four is the block.
+        let opp_fives = b.count(opp, Threat::Five);
+        let moves: Vec<Idx> = if opp_fives > 0 {
+            let blocks: Vec<Idx> = b.cells_with(opp, Threat::Five).take(2).collect();
+            if blocks.len() != 1 || b.threat(blocks[0], me) < Threat::Block4 {
+                return None;
+            }
+            blocks
+        } else {
+            let mut v: Vec<(Idx, Threat, i32)> = b
+                .cells_with(me, Threat::Block4)
+                .map(|i| (i, b.threat(i, me), b.cell_score(i, me)))
+                .collect();
+            v.sort_by(|a, c| c.1.cmp(&a.1).then(c.2.cmp(&a.2)).then(a.0.cmp(&c.0)));
+            v.into_iter().map(|x| x.0).collect()
+        };
+        let mut fives = Vec::with_capacity(4);
+        for m in moves {
+            if !b.is_legal(m) {
+                continue;
+            }
+            b.make(m);
+            b.five_points_near(m, me, &mut fives);
+            let mut result = None;
+            let mut sub = Vec::new();
+            if fives.len() >= 2 && opp_fives == 0 {
+                // Two ways to five: the defender stops one.
+                let d = fives[0];
+                sub.push(d);
+                sub.push(fives[1]);
+                result = Some(3);
+            } else if fives.len() == 1 {
+                let d = fives[0];
+                if !b.is_legal(d) {
+                    // The forced block is a renju foul: the attacker's five cannot be stopped.
+                    result = Some(3);
+                } else {
+                    b.make(d);
+                    let mut rest = Vec::new();
+                    if let Some(n) = self.attack(b, depth - 1, &mut rest) {
+                        sub.push(d);
+                        sub.extend(rest);
+                        result = Some(n + 2);
+                    }
+                    b.unmake();
+                }
+            }
+            b.unmake();
+            if let Some(n) = result {
+                line.push(m);
+                line.extend(sub);
+                return Some(n);
+            }
+            if self.nodes > self.node_limit {
+                return None;
+            }
+        }
+        self.cache.store_fail(key, depth);
+        None
+    }
+}
