@@ -2,4 +2,7 @@
 //! statistics and records. Judges with [`crate::board::rules`] only, never with the engine's
 //! search.
 
+pub mod game;
+pub mod process;
 pub mod record;
+pub mod runner;
