@@ -210,7 +210,7 @@ impl GameLog {
                 }
                 t = &t[..cut];
             }
-            let _ = writeln!(out, "{ms:>10.1} {who} {dir} {t}");
+            let _ = writeln!(out, "{ms:>11.3} {who} {dir} {t}");
         }
     }
 
