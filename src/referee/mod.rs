@@ -3,6 +3,10 @@
 //! search.
 
 pub mod game;
+pub mod openings;
 pub mod process;
 pub mod record;
+pub mod records;
 pub mod runner;
+pub mod sgf;
+pub mod stats;

@@ -1,0 +1,500 @@
+//! Match statistics: Elo estimates with 95 % error bars, likelihood of superiority, the sequential
+//! probability ratio test (SPRT) and the human-readable results table.
+//!
+//! Pure functions over counts and [`GameRecord`]s: no I/O, no state. Every function is total:
+//! degenerate inputs (no games, all wins, no variance) give infinite or neutral values, never NaN
+//! and never a panic.
+//!
+//! Conventions (all from the point of view of the *first* engine):
+//! * score `s` = mean points per game (win 1, draw 1/2, loss 0); Elo = `-400 log10(1/s - 1)`, the
+//!   logistic model (`s = 1 / (1 + 10^(-elo/400))`).
+//! * Trinomial model: every game is an independent sample from {0, 1/2, 1}.
+//! * Pentanomial model: games `2k` and `2k + 1` (same opening, colours exchanged) form one pair and
+//!   the pair is the sample; its total is 0, 1/2, 1, 3/2 or 2 points. Pairing removes most of the
+//!   variance the opening and the colour add, so its error bars are honest where the trinomial ones
+//!   are too wide (balanced pairs) or too narrow (correlated games).
+//! * Error bars: normal approximation of the mean score (`1.96 * sd / sqrt(samples)`) carried to Elo
+//!   by the delta method (`d elo / d s = 400 / (ln 10 * s * (1 - s))`).
+//! * LOS (likelihood of superiority) = `Phi((s - 1/2) / se)`, the probability under the same normal
+//!   approximation that the first engine is the stronger.
+//! * SPRT: the generalised SPRT with the normal approximation of the log-likelihood ratio over
+//!   pentanomial pairs: `LLR = N (s1 - s0) (2 s - s0 - s1) / (2 var)`, where `N` is the number of
+//!   pairs, `s` and `var` the mean and variance of the per-game pair score, and `s0`, `s1` the scores
+//!   of the hypotheses `elo0` and `elo1` (logistic Elo).
+
+use super::record::{EndReason, GameRecord};
+use crate::types::Color;
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+/// Two-sided 95 % quantile of the standard normal distribution.
+pub const Z95: f64 = 1.959_963_984_540_054;
+
+/// Per-game scores of the five pentanomial outcomes (pair total divided by two).
+const PENTA_SCORES: [f64; 5] = [0.0, 0.25, 0.5, 0.75, 1.0];
+
+/// Counts of game pairs by the first engine's pair total: index 0 = 0 points (lost both),
+/// 1 = 1/2, 2 = 1 (e.g. won one, lost one, or two draws), 3 = 3/2, 4 = 2 points (won both).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Pentanomial {
+    pub counts: [u64; 5],
+}
+
+impl Pentanomial {
+    /// Number of pairs.
+    pub fn pairs(&self) -> u64 {
+        self.counts.iter().sum()
+    }
+
+    /// Adds one pair with the given total points of the first engine (0, 0.5, 1, 1.5 or 2;
+    /// anything else is rounded to the nearest half point and clamped).
+    pub fn add_pair(&mut self, points: f64) {
+        let i = (points * 2.0).round().clamp(0.0, 4.0) as usize;
+        self.counts[i] += 1;
+    }
+}
+
+/// An Elo difference estimate for the first engine over the second (or over the field).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EloEstimate {
+    /// Elo difference; `+inf` / `-inf` when every game was won / lost; 0 without games.
+    pub elo: f64,
+    /// Half-width of the 95 % confidence interval in Elo; `+inf` when undefined (no games, or a
+    /// score of exactly 0 or 1, where the logistic curve is flat).
+    pub error95: f64,
+    /// Likelihood of superiority in `0..=1`; 0.5 without games.
+    pub los: f64,
+    /// Mean score per game in `0..=1`; 0.5 without games.
+    pub score: f64,
+    /// Number of games the estimate is based on (twice the pairs for the pentanomial model).
+    pub games: u64,
+}
+
+impl EloEstimate {
+    /// The estimate for no games at all: nothing is known.
+    pub fn unknown() -> EloEstimate {
+        EloEstimate {
+            elo: 0.0,
+            error95: f64::INFINITY,
+            los: 0.5,
+            score: 0.5,
+            games: 0,
+        }
+    }
+
+    /// `+107.5 ± 35.2`, `+inf` (all won), `-inf` (all lost), `n/a` (no games).
+    pub fn elo_text(&self) -> String {
+        if self.games == 0 {
+            return "n/a".to_string();
+        }
+        if self.elo.is_infinite() {
+            return if self.elo > 0.0 { "+inf" } else { "-inf" }.to_string();
+        }
+        if self.error95.is_finite() {
+            format!("{:+.1} ± {:.1}", self.elo, self.error95)
+        } else {
+            format!("{:+.1} ± inf", self.elo)
+        }
+    }
+
+    /// LOS as a percentage with one decimal (`97.3%`), `n/a` without games.
+    pub fn los_text(&self) -> String {
+        if self.games == 0 {
+            "n/a".to_string()
+        } else {
+            format!("{:.1}%", self.los * 100.0)
+        }
+    }
+}
+
+/// Elo difference for a mean score `s` (logistic model): `-400 log10(1/s - 1)`. Scores of 0 and 1
+/// give `-inf` and `+inf`; values outside `0..=1` are clamped; NaN gives 0.
+pub fn elo_from_score(s: f64) -> f64 {
+    if s.is_nan() {
+        return 0.0;
+    }
+    let s = s.clamp(0.0, 1.0);
+    if s <= 0.0 {
+        f64::NEG_INFINITY
+    } else if s >= 1.0 {
+        f64::INFINITY
+    } else {
+        -400.0 * (1.0 / s - 1.0).log10()
+    }
+}
+
+/// Expected score for an Elo difference (logistic model), the inverse of [`elo_from_score`].
+pub fn score_from_elo(elo: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
+/// Standard normal cumulative distribution function.
+pub fn normal_cdf(x: f64) -> f64 {
+    if x.is_nan() {
+        return 0.5;
+    }
+    0.5 * erfc(-x / std::f64::consts::SQRT_2)
+}
+
+/// Complementary error function, relative error below 1.2e-7 everywhere (the Chebyshev fit from
+/// Numerical Recipes, "erfcc"); ample for percentages shown with one decimal.
+fn erfc(x: f64) -> f64 {
+    let z = x.abs();
+    let t = 1.0 / (1.0 + 0.5 * z);
+    let poly = -z * z - 1.265_512_23
+        + t * (1.000_023_68
+            + t * (0.374_091_96
+                + t * (0.096_784_18
+                    + t * (-0.186_288_06
+                        + t * (0.278_868_07
+                            + t * (-1.135_203_98
+                                + t * (1.488_515_87 + t * (-0.822_152_23 + t * 0.170_872_77))))))));
+    let r = t * poly.exp();
+    if x >= 0.0 {
+        r
+    } else {
+        2.0 - r
+    }
+}
+
+/// Elo estimate from samples with per-sample scores `values` observed `counts` times; each sample
+/// stands for `games_per_sample` games.
+fn estimate(values: &[f64], counts: &[u64], games_per_sample: u64) -> EloEstimate {
+    let n: u64 = counts.iter().sum();
+    if n == 0 {
+        return EloEstimate::unknown();
+    }
+    let nf = n as f64;
+    let mean: f64 = values
+        .iter()
+        .zip(counts)
+        .map(|(v, &c)| v * c as f64)
+        .sum::<f64>()
+        / nf;
+    let var: f64 = values
+        .iter()
+        .zip(counts)
+        .map(|(v, &c)| (v - mean).powi(2) * c as f64)
+        .sum::<f64>()
+        / nf;
+    // Standard error of the mean score.
+    let se = (var / nf).sqrt();
+    let elo = elo_from_score(mean);
+    let error95 = if mean <= 0.0 || mean >= 1.0 {
+        f64::INFINITY
+    } else {
+        // Delta method: the slope of the Elo curve at the observed score.
+        let slope = 400.0 / (std::f64::consts::LN_10 * mean * (1.0 - mean));
+        Z95 * se * slope
+    };
+    let los = if se > 0.0 {
+        normal_cdf((mean - 0.5) / se)
+    } else if mean > 0.5 {
+        1.0
+    } else if mean < 0.5 {
+        0.0
+    } else {
+        0.5
+    };
+    EloEstimate {
+        elo,
+        error95,
+        los,
+        score: mean,
+        games: n * games_per_sample,
+    }
+}
+
+/// Elo estimate treating every game as an independent sample (wins, draws, losses of the first
+/// engine).
+pub fn trinomial_elo(wins: u64, draws: u64, losses: u64) -> EloEstimate {
+    estimate(&[1.0, 0.5, 0.0], &[wins, draws, losses], 1)
+}
+
+/// Elo estimate treating every game pair as one sample.
+pub fn pentanomial_elo(p: &Pentanomial) -> EloEstimate {
+    estimate(&PENTA_SCORES, &p.counts, 2)
+}
+
+/// A sequential probability ratio test between H0: `elo == elo0` and H1: `elo == elo1` (logistic
+/// Elo of the first engine over the second), with false-positive rate `alpha` and false-negative
+/// rate `beta`. Typical gainer test: `elo0 = 0, elo1 = 5, alpha = beta = 0.05`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sprt {
+    pub elo0: f64,
+    pub elo1: f64,
+    pub alpha: f64,
+    pub beta: f64,
+}
+
+/// What an SPRT says after the pairs seen so far.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SprtDecision {
+    /// Neither bound reached: play more games.
+    Continue,
+    /// The lower bound was reached: the first engine is not `elo1` stronger (H0 accepted).
+    AcceptH0,
+    /// The upper bound was reached: the first engine is `elo1` stronger, not `elo0` (H1 accepted).
+    AcceptH1,
+}
+
+/// Count given to empty pentanomial cells when computing the LLR, so that a sample without
+/// variance (every pair the same) still gives a finite ratio that grows with the evidence.
+const SPRT_EMPTY_CELL: f64 = 1e-3;
+
+impl Sprt {
+    /// The log-likelihood ratio of H1 over H0 given the pairs (0 without pairs). Uses the normal
+    /// approximation of the GSPRT: `N (s1 - s0) (2 s - s0 - s1) / (2 var)`.
+    pub fn llr(&self, p: &Pentanomial) -> f64 {
+        if p.pairs() == 0 {
+            return 0.0;
+        }
+        let counts: Vec<f64> = p
+            .counts
+            .iter()
+            .map(|&c| if c == 0 { SPRT_EMPTY_CELL } else { c as f64 })
+            .collect();
+        let n: f64 = counts.iter().sum();
+        let mean = PENTA_SCORES
+            .iter()
+            .zip(&counts)
+            .map(|(v, c)| v * c)
+            .sum::<f64>()
+            / n;
+        let var = PENTA_SCORES
+            .iter()
+            .zip(&counts)
+            .map(|(v, c)| (v - mean).powi(2) * c)
+            .sum::<f64>()
+            / n;
+        let (s0, s1) = (score_from_elo(self.elo0), score_from_elo(self.elo1));
+        let llr = n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var);
+        if llr.is_nan() {
+            0.0
+        } else {
+            llr
+        }
+    }
+
+    /// `(lower, upper)` = `(ln(beta / (1 - alpha)), ln((1 - beta) / alpha))`: the LLR at which H0
+    /// respectively H1 is accepted. With `alpha = beta = 0.05`: `(-2.944, +2.944)`.
+    pub fn bounds(&self) -> (f64, f64) {
+        let lower = (self.beta / (1.0 - self.alpha)).ln();
+        let upper = ((1.0 - self.beta) / self.alpha).ln();
+        (lower, upper)
+    }
+
+    /// Compares the LLR with the bounds.
+    pub fn decide(&self, p: &Pentanomial) -> SprtDecision {
+        let llr = self.llr(p);
+        let (lower, upper) = self.bounds();
+        if llr >= upper {
+            SprtDecision::AcceptH1
+        } else if llr <= lower {
+            SprtDecision::AcceptH0
+        } else {
+            SprtDecision::Continue
+        }
+    }
+}
+
+/// Whether game `g` was played between engines `a` and `b` (in either colour).
+fn between(g: &GameRecord, a: &str, b: &str) -> bool {
+    (g.black == a && g.white == b) || (g.black == b && g.white == a)
+}
+
+/// The complete pairs among `records`: games `2k` and `2k + 1` (by `game_index`) played between the
+/// same two engines. If a game index occurs twice, the first record is used.
+fn pairs(records: &[GameRecord]) -> Vec<(&GameRecord, &GameRecord)> {
+    let mut by_index: BTreeMap<usize, &GameRecord> = BTreeMap::new();
+    for r in records {
+        by_index.entry(r.game_index).or_insert(r);
+    }
+    by_index
+        .iter()
+        .filter(|(&i, _)| i % 2 == 0)
+        .filter_map(|(&i, &a)| {
+            let b = *by_index.get(&(i + 1))?;
+            between(b, &a.black, &a.white).then_some((a, b))
+        })
+        .collect()
+}
+
+/// Pentanomial counts for `first` against `second`: one entry per complete pair of games
+/// `2k`, `2k + 1` between these two engines. Unpaired games are left out.
+pub fn pentanomial_for(records: &[GameRecord], first: &str, second: &str) -> Pentanomial {
+    let mut p = Pentanomial::default();
+    for (a, b) in pairs(records) {
+        if between(a, first, second) {
+            let points = a.score_of(first).unwrap_or(0.5) + b.score_of(first).unwrap_or(0.5);
+            p.add_pair(points);
+        }
+    }
+    p
+}
+
+/// Pentanomial counts for `engine` against every opponent (complete pairs only).
+fn pentanomial_vs_field(records: &[GameRecord], engine: &str) -> Pentanomial {
+    let mut p = Pentanomial::default();
+    for (a, b) in pairs(records) {
+        if let (Some(x), Some(y)) = (a.score_of(engine), b.score_of(engine)) {
+            p.add_pair(x + y);
+        }
+    }
+    p
+}
+
+/// Win / draw / loss counts and the game ends, seen from one engine.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Tally {
+    wins: u64,
+    draws: u64,
+    losses: u64,
+    /// Games this engine won, by reason (index = position in [`EndReason::ALL`]).
+    won_by: [u64; 6],
+    /// Games this engine lost, by reason.
+    lost_by: [u64; 6],
+}
+
+impl Tally {
+    fn add(&mut self, g: &GameRecord, engine: &str) {
+        let reason = EndReason::ALL
+            .iter()
+            .position(|&r| r == g.reason)
+            .unwrap_or(0);
+        match g.winner_name() {
+            None => self.draws += 1,
+            Some(w) if w == engine => {
+                self.wins += 1;
+                self.won_by[reason] += 1;
+            }
+            Some(_) => {
+                self.losses += 1;
+                self.lost_by[reason] += 1;
+            }
+        }
+    }
+
+    fn games(&self) -> u64 {
+        self.wins + self.draws + self.losses
+    }
+}
+
+/// The Elo estimate to show: pentanomial when complete pairs exist, trinomial otherwise. Returns
+/// the estimate and a label naming the model.
+fn best_estimate(t: &Tally, p: &Pentanomial) -> (EloEstimate, String) {
+    if p.pairs() > 0 {
+        (pentanomial_elo(p), format!("penta, {} pairs", p.pairs()))
+    } else {
+        (
+            trinomial_elo(t.wins, t.draws, t.losses),
+            "trinomial".to_string(),
+        )
+    }
+}
+
+/// `five 3-1, timeout 0-1`: for each reason that occurred, the games lost that way by the first
+/// and by the second party (draws counted once).
+fn reasons_text(first: &Tally) -> String {
+    let mut parts = Vec::new();
+    for (i, r) in EndReason::ALL.iter().enumerate() {
+        if *r == EndReason::Draw {
+            continue;
+        }
+        let (a, b) = (first.lost_by[i], first.won_by[i]);
+        if a + b > 0 {
+            parts.push(format!("{} {}-{}", r.name(), a, b));
+        }
+    }
+    if first.draws > 0 {
+        parts.push(format!("draw {}", first.draws));
+    }
+    if parts.is_empty() {
+        "-".to_string()
+    } else {
+        parts.join(", ")
+    }
+}
+
+/// A plain-text results table: one row per engine pair (from the point of view of the engine
+/// named first, in order of first appearance), then one row per engine against the field. Columns:
+/// games, W-D-L, score %, Elo ± 95 % error (pentanomial when complete pairs exist), LOS, and the
+/// game ends by reason, split by who suffered them (`timeout 2-0` = the first engine lost two games
+/// on time, the second none; `draw n` counts draws).
+pub fn results_table(records: &[GameRecord]) -> String {
+    // Engines and pairs in order of first appearance, so the table is stable.
+    let mut engines: Vec<&str> = Vec::new();
+    let mut matchups: Vec<(&str, &str)> = Vec::new();
+    for g in records {
+        for e in [g.black.as_str(), g.white.as_str()] {
+            if !engines.contains(&e) {
+                engines.push(e);
+            }
+        }
+        if !matchups.iter().any(|&(a, b)| between(g, a, b)) {
+            matchups.push((g.black.as_str(), g.white.as_str()));
+        }
+    }
+
+    let mut out = String::new();
+    let _ = writeln!(out, "Results of {} games", records.len());
+    if records.is_empty() {
+        return out;
+    }
+    let header = format!(
+        "{:<32} {:>6} {:>13} {:>7} {:>18} {:>7}  {:<16} ends (lost by first-second)",
+        "", "games", "W-D-L", "score", "Elo (95%)", "LOS", "model"
+    );
+    let _ = writeln!(out, "{header}");
+    for &(a, b) in &matchups {
+        let mut t = Tally::default();
+        for g in records.iter().filter(|g| between(g, a, b)) {
+            t.add(g, a);
+        }
+        let p = pentanomial_for(records, a, b);
+        let (est, model) = best_estimate(&t, &p);
+        let _ = writeln!(
+            out,
+            "{:<32} {:>6} {:>13} {:>6.1}% {:>18} {:>7}  {:<16} {}",
+            format!("{a} vs {b}"),
+            t.games(),
+            format!("{}-{}-{}", t.wins, t.draws, t.losses),
+            est.score * 100.0,
+            est.elo_text(),
+            est.los_text(),
+            model,
+            reasons_text(&t)
+        );
+    }
+    let _ = writeln!(out, "Per engine, against the field:");
+    for &e in &engines {
+        let mut t = Tally::default();
+        for g in records.iter().filter(|g| g.black == e || g.white == e) {
+            t.add(g, e);
+        }
+        let p = pentanomial_vs_field(records, e);
+        let (est, model) = best_estimate(&t, &p);
+        let _ = writeln!(
+            out,
+            "{:<32} {:>6} {:>13} {:>6.1}% {:>18} {:>7}  {:<16} {}",
+            e,
+            t.games(),
+            format!("{}-{}-{}", t.wins, t.draws, t.losses),
+            est.score * 100.0,
+            est.elo_text(),
+            est.los_text(),
+            model,
+            reasons_text(&t)
+        );
+    }
+    let by_colour = |c: Color| records.iter().filter(|g| g.winner == Some(c)).count();
+    let draws = records.iter().filter(|g| g.winner.is_none()).count();
+    let _ = writeln!(
+        out,
+        "By colour: black won {}, white won {}, draws {}",
+        by_colour(Color::Black),
+        by_colour(Color::White),
+        draws
+    );
+    out
+}
