@@ -202,3 +202,163 @@ fn usage_errors_exit_with_2() {
     assert!(o.status.success());
     assert!(text(&o.stdout).contains("round-robin"));
 }
+
+#[test]
+fn resume_finishes_the_schedule_without_replaying() {
+    let out = temp_dir("resume");
+    let args = |extra: &[&str]| {
+        let mut v: Vec<String> = [
+            "match",
+            "--engine",
+            FAKE,
+            "name=a",
+            "--engine",
+            FAKE,
+            "name=b",
+            "arg=--seed",
+            "arg=8",
+            "--games",
+            "6",
+            "--turn-ms",
+            "500",
+            "--shuffle",
+            "--quiet",
+            "--out",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        v.push(out.to_str().unwrap().to_string());
+        v.extend(extra.iter().map(|s| s.to_string()));
+        v
+    };
+    let first: Vec<String> = args(&[]);
+    let first: Vec<&str> = first.iter().map(String::as_str).collect();
+    let o = referee(&first, Duration::from_secs(60));
+    assert!(o.status.success(), "stderr: {}", text(&o.stderr));
+    let path = out.join("games.jsonl");
+    let full = std::fs::read_to_string(&path).unwrap();
+    let lines: Vec<&str> = full.lines().collect();
+    assert_eq!(lines.len(), 6);
+    // Keep games 0, 1 and 3, plus half of game 4's line, as if the run had been killed.
+    let kept = format!(
+        "{}\n{}\n{}\n{}",
+        lines[0],
+        lines[1],
+        lines[3],
+        &lines[4][..40]
+    );
+    std::fs::write(&path, kept).unwrap();
+    let resumed: Vec<String> = args(&["--resume"]);
+    let resumed: Vec<&str> = resumed.iter().map(String::as_str).collect();
+    let o = referee(&resumed, Duration::from_secs(60));
+    assert!(o.status.success(), "stderr: {}", text(&o.stderr));
+    assert!(
+        text(&o.stdout).contains("6 of 6 games recorded (3 played now"),
+        "{}",
+        text(&o.stdout)
+    );
+    let text_now = std::fs::read_to_string(&path).unwrap();
+    let (records, errors) = rensa::referee::records::read_records(&text_now);
+    assert!(errors.is_empty(), "{errors:?}");
+    let mut indexes: Vec<usize> = records.iter().map(|r| r.game_index).collect();
+    indexes.sort();
+    assert_eq!(indexes, [0, 1, 2, 3, 4, 5]);
+    // The same (shuffled, seed kept in the output dir) schedule: openings agree with the first run.
+    let (before, _) = rensa::referee::records::read_records(&full);
+    for r in &records {
+        let b = before
+            .iter()
+            .find(|b| b.game_index == r.game_index)
+            .unwrap();
+        assert_eq!((&r.opening, &r.black), (&b.opening, &b.black));
+    }
+    assert_eq!(count_files(&out.join("sgf")), 6);
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn sprt_stops_a_one_sided_match_early() {
+    let out = temp_dir("sprt");
+    let o = referee(
+        &[
+            "match",
+            "--engine",
+            FAKE,
+            "name=good",
+            "--engine",
+            FAKE,
+            "name=crashy",
+            "arg=--mode",
+            "arg=crash",
+            "arg=--after",
+            "arg=1",
+            "--games",
+            "400",
+            "--sprt",
+            "0,20,0.05,0.05",
+            "--quiet",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        Duration::from_secs(120),
+    );
+    assert!(o.status.success(), "stderr: {}", text(&o.stderr));
+    let stdout = text(&o.stdout);
+    assert!(stdout.contains("H1 accepted"), "{stdout}");
+    let n = std::fs::read_to_string(out.join("games.jsonl"))
+        .unwrap()
+        .lines()
+        .count();
+    assert!(n < 400, "{n} games");
+    let bad = referee(
+        &[
+            "match",
+            "--engine",
+            FAKE,
+            "--engine",
+            FAKE,
+            "--sprt",
+            "10,0,0.05,0.05",
+        ],
+        Duration::from_secs(20),
+    );
+    assert_eq!(bad.status.code(), Some(1));
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn swap2_match_runs_from_the_command_line() {
+    let out = temp_dir("swap2");
+    let o = referee(
+        &[
+            "match",
+            "--engine",
+            FAKE,
+            "name=p",
+            "--engine",
+            FAKE,
+            "name=q",
+            "arg=--seed",
+            "arg=6",
+            "--swap2",
+            "--rule",
+            "standard",
+            "--games",
+            "4",
+            "--quiet",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        Duration::from_secs(60),
+    );
+    assert!(o.status.success(), "stderr: {}", text(&o.stderr));
+    let (records, errors) = rensa::referee::records::read_records(
+        &std::fs::read_to_string(out.join("games.jsonl")).unwrap(),
+    );
+    assert!(errors.is_empty() && records.len() == 4, "{errors:?}");
+    assert!(records
+        .iter()
+        .all(|r| r.opening.is_empty() && r.moves.len() >= 4));
+    let _ = std::fs::remove_dir_all(&out);
+}

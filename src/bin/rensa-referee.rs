@@ -10,8 +10,11 @@ use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use rensa::board::Game;
 use rensa::pos::{parse_algebraic, Pos};
 use rensa::referee::game::{parse_move_line, probe_name, EngineConfig, GameSettings, TimeControl};
+use rensa::referee::openings;
 use rensa::referee::process::EngineCommand;
+use rensa::referee::record::GameRecord;
 use rensa::referee::runner::{self, RunConfig, Tournament};
+use rensa::referee::stats::{self, Sprt, SprtDecision};
 use rensa::types::Rule;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -48,6 +51,10 @@ enum Cmd {
         #[arg(long)]
         out: Option<PathBuf>,
     },
+    /// Runs the built-in Rensa engine on stdin/stdout (the demo's fallback when pbrain-rensa is
+    /// not built next to the referee).
+    #[command(hide = true)]
+    Engine,
 }
 
 #[derive(Args, Clone)]
@@ -91,6 +98,13 @@ struct RunArgs {
     /// Seed for --shuffle.
     #[arg(long)]
     seed: Option<u64>,
+    /// After each pass through the openings, replay them under the next board symmetry (8).
+    #[arg(long)]
+    transform: bool,
+    /// Stop when a sequential probability ratio test over game pairs decides:
+    /// ELO0,ELO1,ALPHA,BETA, e.g. 0,10,0.05,0.05 (two-engine matches only).
+    #[arg(long, value_name = "ELO0,ELO1,ALPHA,BETA")]
+    sprt: Option<String>,
     /// Gomocup swap2 opening phase (SWAP2BOARD) instead of fixed openings.
     #[arg(long, conflicts_with_all = ["openings"])]
     swap2: bool,
@@ -187,6 +201,11 @@ fn main() -> ExitCode {
         Cmd::RoundRobin(a) => run_tournament(Tournament::RoundRobin, with_groups(a)),
         Cmd::Judge(a) => judge(a),
         Cmd::Demo { out } => demo(out),
+        Cmd::Engine => {
+            rensa::protocol::run(std::io::BufReader::new(std::io::stdin()), std::io::stdout())
+                .map(|_| ExitCode::SUCCESS)
+                .map_err(anyhow::Error::from)
+        }
     };
     match result {
         Ok(code) => code,
@@ -332,6 +351,8 @@ fn name_engines(specs: Vec<EngineSpec>, about_timeout: Duration) -> Vec<EngineCo
         .collect()
 }
 
+/// The openings of a run: the given file, else the shipped balanced set for the rule (none with
+/// --no-openings or --swap2). Unplayable openings are reported and skipped.
 fn load_openings(
     a: &RunArgs,
     width: usize,
@@ -341,59 +362,55 @@ fn load_openings(
     if a.no_openings || a.swap2 {
         return Ok(Vec::new());
     }
-    let Some(path) = &a.openings else {
-        return Ok(Vec::new());
-    };
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read openings {}", path.display()))?;
-    let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let line = line.split('#').next().unwrap_or("").trim();
-        if line.is_empty() {
-            continue;
+    let list = match &a.openings {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read openings {}", path.display()))?;
+            openings::parse_openings(&text, width, height)
+                .map_err(|e| anyhow!("{}: {e}", path.display()))?
         }
-        let moves = if line.chars().next().is_some_and(|c| c.is_ascii_alphabetic()) {
-            parse_algebraic(line).map_err(|e| anyhow!("{}:{}: {e}", path.display(), i + 1))?
-        } else {
-            rensa::pos::parse_offset_line(line, width, height)
-                .map_err(|e| anyhow!("{}:{}: {e}", path.display(), i + 1))?
-        };
-        out.push(moves);
-    }
-    validate_openings(out, width, height, rule)
-}
-
-/// Keeps openings that are legal, unfinished positions on this board; errors if none is left.
-fn validate_openings(
-    openings: Vec<Vec<Pos>>,
-    width: usize,
-    height: usize,
-    rule: Rule,
-) -> anyhow::Result<Vec<Vec<Pos>>> {
-    let total = openings.len();
-    let good: Vec<Vec<Pos>> = openings
+        None => openings::builtin_openings(rule, width, height),
+    };
+    let total = list.len();
+    let good: Vec<Vec<Pos>> = list
         .into_iter()
         .enumerate()
-        .filter(|(i, o)| match Game::from_moves(width, height, rule, o) {
-            Ok(g) if !g.is_over() => true,
-            Ok(_) => {
-                eprintln!(
-                    "rensa-referee: opening {} is already decided; skipped",
-                    i + 1
-                );
-                false
-            }
-            Err(e) => {
-                eprintln!("rensa-referee: opening {} is illegal ({e}); skipped", i + 1);
-                false
-            }
-        })
-        .map(|(_, o)| o)
+        .filter_map(
+            |(i, o)| match openings::check_playable(rule, width, height, &o.moves) {
+                Ok(()) => Some(o.moves),
+                Err(e) => {
+                    eprintln!("rensa-referee: opening {} skipped: {e}", i + 1);
+                    None
+                }
+            },
+        )
         .collect();
     if total > 0 && good.is_empty() {
-        bail!("no usable opening");
+        bail!("no playable opening");
     }
     Ok(good)
+}
+
+/// `0,10,0.05,0.05`.
+fn parse_sprt(text: &str) -> anyhow::Result<Sprt> {
+    let v: Vec<f64> = text
+        .split(',')
+        .map(|t| t.trim().parse::<f64>())
+        .collect::<Result<_, _>>()
+        .map_err(|_| anyhow!("--sprt expects ELO0,ELO1,ALPHA,BETA, got '{text}'"))?;
+    let [elo0, elo1, alpha, beta] = v[..] else {
+        bail!("--sprt expects four numbers ELO0,ELO1,ALPHA,BETA, got '{text}'");
+    };
+    let p = |x: f64| x > 0.0 && x < 0.5;
+    if elo0 >= elo1 || !p(alpha) || !p(beta) {
+        bail!("--sprt needs ELO0 < ELO1 and 0 < ALPHA, BETA < 0.5");
+    }
+    Ok(Sprt {
+        elo0,
+        elo1,
+        alpha,
+        beta,
+    })
 }
 
 fn build_config(tournament: Tournament, a: &RunArgs) -> anyhow::Result<RunConfig> {
@@ -438,8 +455,25 @@ fn build_config(tournament: Tournament, a: &RunArgs) -> anyhow::Result<RunConfig
     settings.folder = a.folder.clone();
     settings.lf_line_endings = a.lf;
     let openings = load_openings(a, width, height, rule)?;
+    if !openings.is_empty() {
+        eprintln!(
+            "rensa-referee: {} openings from {}",
+            openings.len(),
+            a.openings
+                .as_ref()
+                .map(|p| p.display().to_string())
+                .unwrap_or_else(|| format!("the built-in {rule} set"))
+        );
+    }
+    let seed_file = a.out.as_ref().map(|d| d.join(runner::SEED_FILE));
+    let recorded_seed = match (&seed_file, a.resume) {
+        (Some(f), true) => std::fs::read_to_string(f)
+            .ok()
+            .and_then(|t| t.trim().parse::<u64>().ok()),
+        _ => None,
+    };
     let shuffle_seed = (a.shuffle || a.seed.is_some()).then(|| {
-        a.seed.unwrap_or_else(|| {
+        a.seed.or(recorded_seed).unwrap_or_else(|| {
             std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map(|d| d.as_nanos() as u64)
@@ -464,6 +498,7 @@ fn build_config(tournament: Tournament, a: &RunArgs) -> anyhow::Result<RunConfig
         settings,
         openings,
         shuffle_seed,
+        transform: a.transform,
         concurrency: a.concurrency.max(1),
         out_dir: Some(out_dir),
         log_protocol: a.log_protocol,
@@ -473,11 +508,30 @@ fn build_config(tournament: Tournament, a: &RunArgs) -> anyhow::Result<RunConfig
 }
 
 fn run_tournament(tournament: Tournament, a: RunArgs) -> anyhow::Result<ExitCode> {
+    let sprt = a.sprt.as_deref().map(parse_sprt).transpose()?;
+    if sprt.is_some() && tournament != Tournament::Match {
+        bail!("--sprt works with two-engine matches only");
+    }
     let config = build_config(tournament, &a)?;
-    execute(&config)
+    execute(&config, sprt)
 }
 
-fn execute(config: &RunConfig) -> anyhow::Result<ExitCode> {
+/// The SPRT state after `records`: whether it decided, and a progress-line text.
+fn sprt_state(sprt: &Sprt, records: &[GameRecord], a: &str, b: &str) -> (bool, String) {
+    let p = stats::pentanomial_for(records, a, b);
+    let (lo, hi) = sprt.bounds();
+    let verdict = match sprt.decide(&p) {
+        SprtDecision::Continue => "",
+        SprtDecision::AcceptH0 => " H0 accepted",
+        SprtDecision::AcceptH1 => " H1 accepted",
+    };
+    (
+        !verdict.is_empty(),
+        format!("  LLR {:.2} ({:.2}, {:.2}){verdict}", sprt.llr(&p), lo, hi),
+    )
+}
+
+fn execute(config: &RunConfig, sprt: Option<Sprt>) -> anyhow::Result<ExitCode> {
     let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
     let out = config.out_dir.clone().unwrap_or_default();
     eprintln!(
@@ -493,8 +547,19 @@ fn execute(config: &RunConfig) -> anyhow::Result<ExitCode> {
         names.join(", "),
         out.display()
     );
-    let summary = runner::run(config, |_| false).map_err(|e| anyhow!(e))?;
-    let table = runner::simple_table(&summary.records, &names);
+    let summary = runner::run(config, |records| match &sprt {
+        Some(s) => sprt_state(s, records, &names[0], &names[1]),
+        None => (false, String::new()),
+    })
+    .map_err(|e| anyhow!(e))?;
+    let mut table = stats::results_table(&summary.records);
+    if let Some(s) = &sprt {
+        let (_, state) = sprt_state(s, &summary.records, &names[0], &names[1]);
+        table.push_str(&format!(
+            "SPRT elo0 {} elo1 {} alpha {} beta {}:{state}\n",
+            s.elo0, s.elo1, s.alpha, s.beta
+        ));
+    }
     println!("{table}");
     println!(
         "{} of {} games recorded ({} played now in {}); records in {}",
@@ -624,22 +689,26 @@ fn judge_text(moves: &[Pos], width: usize, height: usize, rule: Rule, forbidden:
     out
 }
 
-/// The `pbrain-rensa` executable next to this one.
-fn sibling_engine() -> anyhow::Result<PathBuf> {
+/// The `pbrain-rensa` executable next to this one; if it is not built there (e.g. after
+/// `cargo run --bin rensa-referee`), this executable's hidden `engine` subcommand, which runs the
+/// same engine code.
+fn sibling_engine() -> anyhow::Result<(PathBuf, Vec<String>)> {
     let exe = std::env::current_exe().context("cannot locate the referee executable")?;
     let dir = exe.parent().unwrap_or(Path::new("."));
     let path = dir.join(format!("pbrain-rensa{}", std::env::consts::EXE_SUFFIX));
-    if !path.exists() {
-        bail!(
-            "{} not found: build it first (cargo build --release)",
+    if path.exists() {
+        Ok((path, Vec::new()))
+    } else {
+        eprintln!(
+            "rensa-referee: {} not found; using the engine built into the referee",
             path.display()
         );
+        Ok((exe, vec!["engine".to_string()]))
     }
-    Ok(path)
 }
 
 fn demo(out: Option<PathBuf>) -> anyhow::Result<ExitCode> {
-    let engine = sibling_engine()?;
+    let (engine, engine_args) = sibling_engine()?;
     let out = out
         .unwrap_or_else(|| std::env::temp_dir().join(format!("rensa-demo-{}", std::process::id())));
     let time = TimeControl {
@@ -652,7 +721,7 @@ fn demo(out: Option<PathBuf>) -> anyhow::Result<ExitCode> {
         .map(|n| EngineSpec {
             command: EngineCommand {
                 program: engine.clone(),
-                args: Vec::new(),
+                args: engine_args.clone(),
                 dir: None,
                 show_stderr: false,
             },
@@ -669,13 +738,14 @@ fn demo(out: Option<PathBuf>) -> anyhow::Result<ExitCode> {
         settings: GameSettings::new(15, 15, Rule::Freestyle),
         openings: Vec::new(),
         shuffle_seed: None,
+        transform: false,
         concurrency: 2,
         out_dir: Some(out),
         log_protocol: true,
         resume: false,
         progress: true,
     };
-    execute(&config)
+    execute(&config, None)
 }
 
 #[cfg(test)]

@@ -9,8 +9,10 @@
 use super::game::{
     play_game, sanitize, EngineConfig, EngineSession, GameAbort, GameLog, GameSettings, GameSpec,
 };
+use super::openings;
 use super::process;
-use super::record::{EndReason, GameRecord};
+use super::record::GameRecord;
+use super::{records, sgf, stats};
 use crate::pos::Pos;
 use crate::types::Color;
 use rand::rngs::StdRng;
@@ -48,6 +50,9 @@ pub struct RunConfig {
     pub openings: Vec<Vec<Pos>>,
     /// Shuffle the opening order with this seed (`None` = file order).
     pub shuffle_seed: Option<u64>,
+    /// After each pass through the openings, use the next of the 8 board symmetries (pass `r`
+    /// uses symmetry `r % 8`; symmetries that do not fit the board fall back to the identity).
+    pub transform: bool,
     /// Games played at the same time.
     pub concurrency: usize,
     /// Output directory for records, SGF files, logs and the results table.
@@ -102,11 +107,18 @@ pub fn schedule(config: &RunConfig) -> Vec<Scheduled> {
     let pairs_per_pairing = config.games_per_pairing.div_ceil(2);
     let order = opening_order(config.openings.len(), config.shuffle_seed);
     let mut out = Vec::new();
+    let (w, h) = (config.settings.width, config.settings.height);
     for k in 0..pairs_per_pairing {
         let opening_index = (!order.is_empty()).then(|| order[k % order.len()]);
-        let opening = opening_index
+        let mut opening = opening_index
             .map(|i| config.openings[i].clone())
             .unwrap_or_default();
+        if config.transform && !order.is_empty() {
+            let symmetry = ((k / order.len()) % openings::SYMMETRIES as usize) as u8;
+            if let Some(t) = openings::transform(&opening, symmetry, w, h) {
+                opening = t;
+            }
+        }
         for &(a, b) in &pairs {
             for (first, second) in [(a, b), (b, a)] {
                 out.push(Scheduled {
@@ -148,6 +160,8 @@ struct Sink {
 
 /// Name of the records file inside the output directory (one JSON object per line).
 pub const RECORDS_FILE: &str = "games.jsonl";
+/// Name of the file keeping the opening shuffle seed inside the output directory.
+pub const SEED_FILE: &str = "seed.txt";
 
 impl Sink {
     fn open(dir: Option<&Path>, resume: bool) -> Result<Sink, String> {
@@ -213,25 +227,38 @@ impl Sink {
 
 /// One records-file line for `r`, newline included.
 fn record_line(r: &GameRecord) -> String {
-    // Local fallback until records.rs lands: a plain text summary line (not resumable).
-    format!(
-        "{}\t{}\t{}\t{}\t{}\n",
-        r.game_index,
-        r.black,
-        r.white,
-        r.winner.map(|c| c.to_string()).unwrap_or("draw".into()),
-        r.reason
-    )
+    let mut line = records::to_json_line(r);
+    line.push('\n');
+    line
 }
 
-/// SGF text for `r`, if an SGF writer is available.
-fn record_sgf(_r: &GameRecord) -> Option<String> {
-    None
+/// SGF text for `r`.
+fn record_sgf(r: &GameRecord) -> Option<String> {
+    Some(sgf::to_sgf(r))
 }
 
-/// Records already in `dir` (for `--resume`).
-fn load_records(_dir: &Path) -> Result<Vec<GameRecord>, String> {
-    Ok(Vec::new())
+/// Records already in `dir` (for `--resume`). Unreadable lines (e.g. the half-written last line
+/// of a killed run) are reported and dropped: the file is rewritten with the good lines only, so
+/// that appending continues on a clean line.
+fn load_records(dir: &Path) -> Result<Vec<GameRecord>, String> {
+    let path = dir.join(RECORDS_FILE);
+    let text = match fs::read_to_string(&path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+    };
+    let (recs, errors) = records::read_records(&text);
+    for e in &errors {
+        eprintln!("rensa-referee: {}: {e} (dropped)", path.display());
+    }
+    if !errors.is_empty() || !(text.is_empty() || text.ends_with('\n')) {
+        let clean: String = recs.iter().map(record_line).collect();
+        let tmp = dir.join(format!("{RECORDS_FILE}.tmp"));
+        fs::write(&tmp, clean)
+            .and_then(|_| fs::rename(&tmp, &path))
+            .map_err(|e| format!("cannot rewrite {}: {e}", path.display()))?;
+    }
+    Ok(recs)
 }
 
 /// Live W/L/D tally from the first engine's point of view.
@@ -268,11 +295,21 @@ impl Tally {
     }
 }
 
-/// `Elo ± error` text for a tally.
-fn elo_text(t: &Tally) -> String {
-    // Local fallback until stats.rs lands: Elo from the score only, no error bar.
-    let s = t.score().clamp(0.001, 0.999);
-    format!("{:+.0}", -400.0 * (1.0 / s - 1.0).log10())
+/// The first engine's Elo estimate so far: pentanomial over complete pairs against `second`
+/// when there is a single opponent, trinomial over all its games otherwise.
+pub fn live_estimate(
+    records: &[GameRecord],
+    first: &str,
+    second: Option<&str>,
+    t: &Tally,
+) -> stats::EloEstimate {
+    if let Some(second) = second {
+        let p = stats::pentanomial_for(records, first, second);
+        if p.pairs() > 0 {
+            return stats::pentanomial_elo(&p);
+        }
+    }
+    stats::trinomial_elo(t.wins, t.draws, t.losses)
 }
 
 /// The live progress line.
@@ -280,6 +317,10 @@ pub struct Progress {
     enabled: bool,
     terminal: bool,
     first: String,
+    /// The only opponent in a two-engine match (enables the pentanomial estimate).
+    second: Option<String>,
+    /// Extra text appended to the line (e.g. the SPRT state).
+    pub extra: String,
     tally: Tally,
     done: usize,
     total: usize,
@@ -288,11 +329,13 @@ pub struct Progress {
 }
 
 impl Progress {
-    fn new(enabled: bool, first: String, total: usize) -> Progress {
+    fn new(enabled: bool, first: String, second: Option<String>, total: usize) -> Progress {
         Progress {
             enabled,
             terminal: std::io::stderr().is_terminal(),
             first,
+            second,
+            extra: String::new(),
             tally: Tally::default(),
             done: 0,
             total,
@@ -309,8 +352,8 @@ impl Progress {
         }
     }
 
-    /// `games 12/100  rensa: W 5 L 4 D 3  score 54.2%  Elo +29 ± 120  ETA 1m40s`.
-    pub fn line(&self) -> String {
+    /// `games 12/100  rensa: W 5 L 4 D 3  score 54.2%  Elo +29.0 ± 120.3  ETA 1m40s`.
+    pub fn line(&self, records: &[GameRecord]) -> String {
         let t = &self.tally;
         let eta = if self.played_now > 0 && self.done < self.total {
             let per_game = self.start.elapsed().as_secs_f64() / self.played_now as f64;
@@ -318,8 +361,9 @@ impl Progress {
         } else {
             "-".into()
         };
+        let est = live_estimate(records, &self.first, self.second.as_deref(), t);
         format!(
-            "games {}/{}  {}: W {} L {} D {}  score {:.1}%  Elo {}  ETA {}",
+            "games {}/{}  {}: W {} L {} D {}  score {:.1}%  Elo {}  ETA {}{}",
             self.done,
             self.total,
             self.first,
@@ -327,18 +371,19 @@ impl Progress {
             t.losses,
             t.draws,
             100.0 * t.score(),
-            elo_text(t),
-            eta
+            est.elo_text(),
+            eta,
+            self.extra
         )
     }
 
-    fn show(&self, last: Option<&GameRecord>) {
+    fn show(&self, records: &[GameRecord], last: Option<&GameRecord>) {
         if !self.enabled {
             return;
         }
         let mut err = std::io::stderr().lock();
         if self.terminal {
-            let _ = write!(err, "\r{}\x1b[K", self.line());
+            let _ = write!(err, "\r{}\x1b[K", self.line(records));
         } else {
             let game = last
                 .map(|r| {
@@ -352,7 +397,7 @@ impl Progress {
                     )
                 })
                 .unwrap_or_default();
-            let _ = writeln!(err, "{game}{}", self.line());
+            let _ = writeln!(err, "{game}{}", self.line(records));
         }
         let _ = err.flush();
     }
@@ -382,10 +427,11 @@ enum WorkerMsg {
 }
 
 /// Runs the schedule (minus games already recorded when resuming). A decision hook may stop the
-/// run early: it sees every record so far after each game and returns `true` to stop.
+/// run early: it sees every record so far (after each game, and once at the start) and returns
+/// whether to stop, and a text shown on the progress line (e.g. the SPRT state).
 pub fn run(
     config: &RunConfig,
-    mut should_stop: impl FnMut(&[GameRecord]) -> bool,
+    mut should_stop: impl FnMut(&[GameRecord]) -> (bool, String),
 ) -> Result<RunSummary, String> {
     let start = Instant::now();
     let full = schedule(config);
@@ -406,10 +452,21 @@ pub fn run(
             let expected: HashSet<&str> =
                 [names[s.first].as_str(), names[s.second].as_str()].into();
             let got: HashSet<&str> = [r.black.as_str(), r.white.as_str()].into();
-            if expected != got {
+            if expected != got || (!config.settings.swap2 && r.opening != s.spec.opening) {
                 return Err(format!(
-                    "recorded game {} was {} vs {}, the schedule says {} vs {} (different options?)",
-                    r.game_index, r.black, r.white, names[s.first], names[s.second]
+                    "recorded game {} was {} vs {} from opening {:?}, the schedule says {} vs {} \
+                     from {:?} (different options or seed?)",
+                    r.game_index,
+                    r.black,
+                    r.white,
+                    r.opening.iter().map(|p| p.to_string()).collect::<Vec<_>>(),
+                    names[s.first],
+                    names[s.second],
+                    s.spec
+                        .opening
+                        .iter()
+                        .map(|p| p.to_string())
+                        .collect::<Vec<_>>()
                 ));
             }
             if !records.iter().any(|o| o.game_index == r.game_index) {
@@ -423,6 +480,10 @@ pub fn run(
         );
     }
     let mut sink = Sink::open(config.out_dir.as_deref(), config.resume)?;
+    if let (Some(dir), Some(seed)) = (&sink.dir, config.shuffle_seed) {
+        // Kept so that `--resume` can rebuild the same shuffled schedule without `--seed`.
+        let _ = fs::write(dir.join(SEED_FILE), format!("{seed}\n"));
+    }
     let done: HashSet<usize> = records.iter().map(|r| r.game_index).collect();
     let todo: VecDeque<Scheduled> = full
         .iter()
@@ -430,11 +491,14 @@ pub fn run(
         .cloned()
         .collect();
     let first_name = names.first().cloned().unwrap_or_default();
-    let mut progress = Progress::new(config.progress, first_name, full.len());
+    let second_name = (config.engines.len() == 2).then(|| names[1].clone());
+    let mut progress = Progress::new(config.progress, first_name, second_name, full.len());
     for r in &records {
         progress.add(r, false);
     }
-    let stop = AtomicBool::new(!records.is_empty() && should_stop(&records));
+    let (stop_now, extra) = should_stop(&records);
+    progress.extra = extra;
+    let stop = AtomicBool::new(stop_now);
     let queue = Mutex::new(todo);
     let configs: Vec<Arc<EngineConfig>> = config.engines.iter().cloned().map(Arc::new).collect();
     let (tx, rx) = mpsc::channel::<WorkerMsg>();
@@ -464,18 +528,20 @@ pub fn run(
                 .expect("spawning a worker thread");
         }
         drop(tx);
-        progress.show(None);
+        progress.show(&records, None);
         for msg in rx.iter() {
             match msg {
                 WorkerMsg::Done(r) => {
                     sink.write(&r);
                     progress.add(&r, true);
-                    progress.show(Some(&r));
                     records.push(*r);
                     played_now += 1;
-                    if !stop.load(Ordering::SeqCst) && should_stop(&records) {
+                    let (stop_now, extra) = should_stop(&records);
+                    progress.extra = extra;
+                    if stop_now {
                         stop.store(true, Ordering::SeqCst);
                     }
+                    progress.show(&records, records.last());
                 }
                 WorkerMsg::Skipped(i, why) => {
                     log::warn!("game {i} skipped: {why}");
@@ -539,36 +605,6 @@ fn worker(
     for (_, mut s) in sessions {
         s.stop(grace);
     }
-}
-
-/// A plain per-engine summary (games, W/L/D, score, reasons), used until the full results table
-/// of `stats.rs` is available.
-pub fn simple_table(records: &[GameRecord], names: &[String]) -> String {
-    let mut out = String::new();
-    for name in names {
-        let mut t = Tally::default();
-        let mut reasons: HashMap<EndReason, u64> = HashMap::new();
-        for r in records {
-            if r.score_of(name).is_some() {
-                t.add(r, name);
-                *reasons.entry(r.reason).or_default() += 1;
-            }
-        }
-        let reasons: Vec<String> = EndReason::ALL
-            .iter()
-            .filter_map(|k| reasons.get(k).map(|n| format!("{k} {n}")))
-            .collect();
-        out.push_str(&format!(
-            "{name:<20} games {:>4}  W {:>4} L {:>4} D {:>4}  score {:5.1}%  ({})\n",
-            t.games(),
-            t.wins,
-            t.losses,
-            t.draws,
-            100.0 * t.score(),
-            reasons.join(", ")
-        ));
-    }
-    out
 }
 
 /// Colour of the first engine in a record (for summaries).
