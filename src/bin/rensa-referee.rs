@@ -59,9 +59,18 @@ enum Cmd {
 
 #[derive(Args, Clone)]
 struct RunArgs {
-    /// An engine: program path then optional key=value tokens (see below). Repeat per engine.
-    /// (Grouped per occurrence from the raw matches in `main`; clap's derive flattens them.)
-    #[arg(long = "engine", num_args = 1.., required = true, value_name = "SPEC", action = clap::ArgAction::Append)]
+    /// An engine: its program path (or cmd=PATH), then optional tokens arg=ARG (repeatable),
+    /// name=NAME, dir=WORKDIR, turn-ms=N, match-ms=N, inc-ms=N, info=KEY=VALUE (repeatable).
+    /// Repeat --engine for each engine.
+    // clap's derive flattens repeated `--engine a b --engine c` into one list; `main` regroups the
+    // occurrences into `engines`.
+    #[arg(
+        long = "engine",
+        num_args = 1..,
+        required = true,
+        value_name = "SPEC",
+        action = clap::ArgAction::Append
+    )]
     engine: Vec<String>,
     #[arg(skip)]
     engines: Vec<Vec<String>>,

@@ -724,14 +724,12 @@ impl Table<'_, '_> {
                 Err(e) => return Err(wait_fault(slot, e, &format!("no OK to '{start_cmd}'"))),
             }
         }
-        for (k, v) in info {
-            let line = format!("INFO {k} {v}");
-            self.log.write(Instant::now(), &name, ">", &line);
-            if let Err(e) = process.send(&line) {
-                return Err(
-                    fault(slot, EndReason::Crash, format!("closed its input ({e})")).into(),
-                );
-            }
+        let info: Vec<String> = info.iter().map(|(k, v)| format!("INFO {k} {v}")).collect();
+        for line in &info {
+            self.log.write(Instant::now(), &name, ">", line);
+        }
+        if let Err(e) = process.send_lines(&info) {
+            return Err(fault(slot, EndReason::Crash, format!("closed its input ({e})")).into());
         }
         if settings.suspend {
             process.suspend();
@@ -765,17 +763,14 @@ impl Table<'_, '_> {
         let mut all = Vec::with_capacity(lines.len() + 1);
         all.push(format!("INFO time_left {time_left}"));
         all.extend(lines.iter().cloned());
-        // The clock starts just before the last line (the one that asks for the answer) is written;
-        // lines read before that instant are stale output of an earlier turn and are skipped.
-        let mut sent = Instant::now();
+        // The clock starts just before the request is queued for writing; lines read before that
+        // instant are stale output of an earlier turn and are skipped.
         for line in &all {
             self.log.write(Instant::now(), &name, ">", line);
-            sent = Instant::now();
-            if let Err(e) = process.send(line) {
-                return Err(
-                    fault(slot, EndReason::Crash, format!("closed its input ({e})")).into(),
-                );
-            }
+        }
+        let sent = Instant::now();
+        if let Err(e) = process.send_lines(&all) {
+            return Err(fault(slot, EndReason::Crash, format!("closed its input ({e})")).into());
         }
         let deadline = sent + Duration::from_millis(limit_ms.min(u32::MAX as u64));
         let (answer, at) = loop {

@@ -12,7 +12,10 @@ use std::io::{self, Read, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError, TryRecvError};
+use std::sync::mpsc::{
+    sync_channel, Receiver, RecvTimeoutError, SyncSender, TryRecvError, TrySendError,
+};
+use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -21,6 +24,9 @@ pub const MAX_LINE_BYTES: usize = 16 * 1024;
 /// Lines buffered between the reader thread and the referee. When full, the reader blocks and the
 /// engine's own writes block on the pipe: a flooding engine costs the referee no memory.
 const CHANNEL_LINES: usize = 256;
+/// Command batches queued for the writer thread. An engine that stops reading its input fills the
+/// pipe, then this queue; the next send then fails instead of blocking the referee.
+const WRITE_QUEUE_BATCHES: usize = 16;
 /// Longest single sleep while waiting, so that an interrupt (Ctrl-C) is noticed quickly.
 const POLL_SLICE: Duration = Duration::from_millis(100);
 
@@ -66,7 +72,10 @@ enum Event {
 /// A running engine process.
 pub struct EngineProcess {
     child: Child,
-    stdin: Option<ChildStdin>,
+    /// Command batches for the writer thread (`None` once input is closed).
+    stdin: Option<SyncSender<Vec<u8>>>,
+    /// Set by the writer thread when a write fails (the engine closed its input or died).
+    write_failed: Arc<AtomicBool>,
     rx: Receiver<Event>,
     closed: bool,
     suspended: bool,
@@ -100,14 +109,24 @@ impl EngineProcess {
             .stdout
             .take()
             .ok_or_else(|| io::Error::other("no stdout pipe"))?;
-        let stdin = child.stdin.take();
+        let pipe = child
+            .stdin
+            .take()
+            .ok_or_else(|| io::Error::other("no stdin pipe"))?;
         let (tx, rx) = sync_channel(CHANNEL_LINES);
         thread::Builder::new()
             .name("engine-reader".into())
             .spawn(move || read_lines(stdout, tx))?;
+        let (wtx, wrx) = sync_channel(WRITE_QUEUE_BATCHES);
+        let write_failed = Arc::new(AtomicBool::new(false));
+        let failed = write_failed.clone();
+        thread::Builder::new()
+            .name("engine-writer".into())
+            .spawn(move || write_batches(pipe, wrx, failed))?;
         Ok(EngineProcess {
             child,
-            stdin,
+            stdin: Some(wtx),
+            write_failed,
             rx,
             closed: false,
             suspended: false,
@@ -120,17 +139,36 @@ impl EngineProcess {
         self.child.id()
     }
 
-    /// Writes one command line and flushes it. An error means the engine is gone.
+    /// Writes one command line (see [`EngineProcess::send_lines`]).
     pub fn send(&mut self, line: &str) -> io::Result<()> {
+        self.send_lines(&[line])
+    }
+
+    /// Queues command lines to be written (and flushed) together, each followed by the line
+    /// ending. Never blocks: an error means the engine is gone or has stopped reading its input.
+    pub fn send_lines<S: AsRef<str>>(&mut self, lines: &[S]) -> io::Result<()> {
+        if self.write_failed.load(Ordering::SeqCst) {
+            return Err(io::Error::new(io::ErrorKind::BrokenPipe, "input closed"));
+        }
         let stdin = self
             .stdin
-            .as_mut()
-            .ok_or_else(|| io::Error::new(io::ErrorKind::BrokenPipe, "stdin closed"))?;
-        let mut bytes = Vec::with_capacity(line.len() + 2);
-        bytes.extend_from_slice(line.as_bytes());
-        bytes.extend_from_slice(self.eol.as_bytes());
-        stdin.write_all(&bytes)?;
-        stdin.flush()
+            .as_ref()
+            .ok_or_else(|| io::Error::new(io::ErrorKind::BrokenPipe, "input closed"))?;
+        let mut bytes = Vec::new();
+        for line in lines {
+            bytes.extend_from_slice(line.as_ref().as_bytes());
+            bytes.extend_from_slice(self.eol.as_bytes());
+        }
+        match stdin.try_send(bytes) {
+            Ok(()) => Ok(()),
+            Err(TrySendError::Full(_)) => Err(io::Error::new(
+                io::ErrorKind::WouldBlock,
+                "the engine does not read its input",
+            )),
+            Err(TrySendError::Disconnected(_)) => {
+                Err(io::Error::new(io::ErrorKind::BrokenPipe, "input closed"))
+            }
+        }
     }
 
     /// Removes every line already received (stale output, e.g. printed after a move) and returns
@@ -258,6 +296,17 @@ impl Drop for EngineProcess {
         self.signal_group(Signal::Kill);
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+/// Writer thread: writes and flushes each batch; on the first error it flags the failure and ends
+/// (dropping the pipe). Ends when the process handle drops its sender.
+fn write_batches(mut pipe: ChildStdin, rx: Receiver<Vec<u8>>, failed: Arc<AtomicBool>) {
+    for batch in rx {
+        if pipe.write_all(&batch).and_then(|_| pipe.flush()).is_err() {
+            failed.store(true, Ordering::SeqCst);
+            return;
+        }
     }
 }
 
@@ -390,6 +439,10 @@ mod tests {
         let start = Instant::now();
         let r = p.next_line(Instant::now() + Duration::from_millis(200));
         assert_eq!(r.unwrap_err(), WaitError::Timeout);
+        // `sleep` never reads its input: sending must fail once pipe and queue are full, never block.
+        let big = "x".repeat(8192);
+        let failed_at = (0..10_000).find(|_| p.send(&big).is_err());
+        assert!(failed_at.is_some_and(|n| n > 0));
         p.suspend();
         p.resume();
         p.shutdown(Duration::from_millis(100));
