@@ -1,7 +1,7 @@
 //! `pbrain-rensa`: the engine. Speaks the Gomocup protocol on stdin/stdout; `pbrain-rensa bench`
 //! runs the fixed benchmark. Logs go to stderr and are silent unless `RUST_LOG` is set.
 
-use std::io::{self, BufReader};
+use std::io;
 
 fn main() -> anyhow::Result<()> {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("off"))
@@ -11,11 +11,11 @@ fn main() -> anyhow::Result<()> {
     match args.first().map(String::as_str) {
         Some("bench") => {
             println!("{}", rensa::bench::run());
-            Ok(())
         }
+        // Any other first argument is ignored: managers start the brain without arguments.
         _ => {
-            rensa::protocol::run(BufReader::new(io::stdin()), io::stdout())?;
-            Ok(())
+            rensa::protocol::run(io::stdin(), io::stdout())?;
         }
     }
+    Ok(())
 }

@@ -1,19 +1,324 @@
 //! The Gomocup protocol layer: line framing, a pure command parser, dispatch onto the engine, and
 //! the only writer of protocol text.
 //!
-//! Placeholder: the protocol work replaces this.
+//! Threads: an input thread ([`io::spawn_reader`]) reads stdin continuously, parses and timestamps
+//! every line and raises the stop flag itself on `END`, `yxstop`/`stop` and `INFO timeout_turn 0`.
+//! The dispatcher ([`run`]) handles commands one at a time through [`session::Session`]; a search
+//! runs on its own thread while the dispatcher keeps receiving: INFO applies at once, every other
+//! command is queued and handled in order after the answer. The dispatcher enforces the time
+//! backstop ([`timing`]): it stops the search at a hard deadline and, if the engine is still out,
+//! answers with a legal fallback move computed before the search started.
+//!
+//! Data flows one way: text line -> [`command::Command`] -> [`engine::Engine`](crate::Engine) call
+//! -> [`output::Response`] -> text line.
 
-use std::io::{BufRead, Write};
+pub mod command;
+pub mod io;
+pub mod output;
+pub mod session;
+pub mod swap2;
+pub mod timing;
 
-/// Runs the protocol loop until `END` or end of input.
-pub fn run(input: impl BufRead + Send, mut output: impl Write) -> std::io::Result<()> {
-    for line in input.lines() {
-        let line = line?;
-        if line.trim().eq_ignore_ascii_case("END") {
-            break;
-        }
-        writeln!(output, "UNKNOWN {}", line.trim())?;
-        output.flush()?;
+use crate::Engine;
+use command::{Command, Parsed};
+use io::{Event, JobOutcome};
+use output::Response;
+use session::{Job, JobKind, Session, Step};
+use std::collections::VecDeque;
+use std::io::{Read, Write};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Runs the protocol until `END` or end of input, reading `input` on a thread of its own.
+pub fn run<R: Read + Send + 'static, W: Write>(input: R, output: W) -> std::io::Result<()> {
+    let (tx, rx) = mpsc::channel();
+    let stop = Arc::new(io::StopSwitch::default());
+    io::spawn_reader(input, tx.clone(), Arc::clone(&stop));
+    Driver {
+        session: Session::new(),
+        out: output,
+        tx,
+        rx,
+        stop,
+        queue: VecDeque::new(),
+        next_job: 0,
     }
-    Ok(())
+    .run()
+}
+
+/// A job on the search thread.
+struct Running {
+    id: u64,
+    job: Job,
+    stopped: bool,
+    /// When the fallback answer was printed.
+    answered_at: Option<Instant>,
+    /// When the first command was queued after the fallback answer (we then stop waiting soon).
+    queued_at: Option<Instant>,
+}
+
+struct Driver<W: Write> {
+    session: Session,
+    out: W,
+    tx: Sender<Event>,
+    rx: Receiver<Event>,
+    stop: Arc<io::StopSwitch>,
+    /// Commands that arrived during a search, in order.
+    queue: VecDeque<(Parsed, Instant)>,
+    next_job: u64,
+}
+
+/// Whether the dispatcher goes on.
+#[derive(PartialEq, Eq)]
+enum Flow {
+    Continue,
+    Exit,
+}
+
+impl<W: Write> Driver<W> {
+    fn write(&mut self, lines: &[Response]) -> std::io::Result<()> {
+        for l in lines {
+            log::debug!("> {l}");
+            writeln!(self.out, "{l}")?;
+            self.out.flush()?;
+        }
+        Ok(())
+    }
+
+    fn run(mut self) -> std::io::Result<()> {
+        loop {
+            let (parsed, at) = match self.queue.pop_front() {
+                Some(item) => item,
+                None => match self.rx.recv() {
+                    Ok(Event::Input { parsed, at }) => (parsed, at),
+                    // Leftovers of a job we stopped waiting for.
+                    Ok(_) => continue,
+                    Err(_) => return Ok(()),
+                },
+            };
+            if self.dispatch(parsed, at)? == Flow::Exit {
+                return Ok(());
+            }
+        }
+    }
+
+    fn dispatch(&mut self, parsed: Parsed, at: Instant) -> std::io::Result<Flow> {
+        let cmd = match parsed {
+            Ok(c) => c,
+            Err(e) => {
+                self.write(&[Response::Error(e.0)])?;
+                return Ok(Flow::Continue);
+            }
+        };
+        log::debug!("< {cmd:?}");
+        match self.session.handle(cmd, at) {
+            Step::Reply(lines) => self.write(&lines)?,
+            Step::Exit => return Ok(Flow::Exit),
+            Step::Search(job, engine) => return self.search(job, engine),
+        }
+        Ok(Flow::Continue)
+    }
+
+    /// Runs one job on a search thread and waits for it while serving the input.
+    fn search(&mut self, job: Box<Job>, mut engine: Box<Engine>) -> std::io::Result<Flow> {
+        let id = self.next_job;
+        self.next_job += 1;
+        let stop = self.stop.fresh();
+        let (kind, limits) = (job.kind.clone(), job.limits.clone());
+        let tx = self.tx.clone();
+        let spawned = std::thread::Builder::new()
+            .name("rensa-search".into())
+            .spawn(move || {
+                let progress_tx = tx.clone();
+                let mut on_info = |info: &crate::engine::SearchInfo| {
+                    let _ = progress_tx.send(Event::Progress {
+                        job: id,
+                        info: info.clone(),
+                    });
+                };
+                let outcome = match kind {
+                    JobKind::Move => JobOutcome::Move(engine.think(&limits, &stop, &mut on_info)),
+                    JobKind::Nbest(n) => {
+                        JobOutcome::Nbest(engine.think_nbest(&limits, n, &stop, &mut on_info))
+                    }
+                    JobKind::Swap2 { stones, budget_ms } => JobOutcome::Swap2(swap2::decide(
+                        &mut engine,
+                        &stones,
+                        &limits,
+                        budget_ms,
+                        &stop,
+                    )),
+                };
+                let _ = tx.send(Event::Done {
+                    job: id,
+                    engine,
+                    outcome,
+                });
+            });
+        if let Err(e) = spawned {
+            // Could not start a thread: answer with the fallback and carry on without the engine
+            // state of this move (rebuilt from the job).
+            log::error!("could not start the search thread: {e}");
+            let lines = self.session.answer_with_fallback(&job);
+            self.write(&lines)?;
+            self.session.rebuild_engine(&job);
+            return Ok(Flow::Continue);
+        }
+        let mut run = Running {
+            id,
+            job: *job,
+            stopped: false,
+            answered_at: None,
+            queued_at: None,
+        };
+        loop {
+            let wait = self.next_wake(&run);
+            let event = match wait {
+                Some(t) => match self
+                    .rx
+                    .recv_timeout(t.saturating_duration_since(Instant::now()))
+                {
+                    Ok(e) => Some(e),
+                    Err(RecvTimeoutError::Timeout) => None,
+                    Err(RecvTimeoutError::Disconnected) => return Ok(Flow::Exit),
+                },
+                None => match self.rx.recv() {
+                    Ok(e) => Some(e),
+                    Err(_) => return Ok(Flow::Exit),
+                },
+            };
+            match event {
+                None => {
+                    if self.on_timer(&mut run)? {
+                        return Ok(Flow::Continue);
+                    }
+                }
+                Some(Event::Input { parsed, at }) => match parsed {
+                    Ok(Command::End) => return Ok(Flow::Exit),
+                    Ok(Command::Info(info)) => {
+                        let stops = Command::Info(info.clone()).stops_search();
+                        self.session.apply_info(info);
+                        if stops {
+                            self.request_stop(&mut run);
+                        } else {
+                            self.refresh_deadlines(&mut run);
+                        }
+                    }
+                    other => {
+                        if other.as_ref().is_ok_and(Command::stops_search) {
+                            self.request_stop(&mut run);
+                        }
+                        if run.answered_at.is_some() && run.queued_at.is_none() {
+                            run.queued_at = Some(Instant::now());
+                        }
+                        self.queue.push_back((other, at));
+                    }
+                },
+                Some(Event::Progress { job, info }) => {
+                    if job == run.id && run.answered_at.is_none() {
+                        let lines = self.session.progress_lines(&run.job, &info);
+                        self.write(&lines)?;
+                    }
+                }
+                Some(Event::Done {
+                    job,
+                    engine,
+                    outcome,
+                }) => {
+                    if job != run.id {
+                        continue;
+                    }
+                    if run.answered_at.is_some() {
+                        self.session.restore_after_fallback(&run.job, engine);
+                    } else {
+                        let lines = self.session.finish(&run.job, engine, outcome);
+                        self.write(&lines)?;
+                    }
+                    return Ok(Flow::Continue);
+                }
+            }
+        }
+    }
+
+    /// The next instant the dispatcher must act at without input, if any.
+    fn next_wake(&self, run: &Running) -> Option<Instant> {
+        if let Some(t) = run.answered_at {
+            let give_up = t + Duration::from_millis(timing::ABANDON_AFTER_MS);
+            return Some(match run.queued_at {
+                Some(q) => give_up.min(q + Duration::from_millis(timing::QUEUED_GRACE_MS)),
+                None => give_up,
+            });
+        }
+        let d = run.job.deadlines?;
+        Some(if run.stopped { d.answer_at } else { d.stop_at })
+    }
+
+    /// A deadline passed. Returns true when the job is over for the dispatcher.
+    fn on_timer(&mut self, run: &mut Running) -> std::io::Result<bool> {
+        let now = Instant::now();
+        if run.answered_at.is_some() {
+            self.session.rebuild_engine(&run.job);
+            return Ok(true);
+        }
+        let Some(d) = run.job.deadlines else {
+            return Ok(false);
+        };
+        if !run.stopped && now >= d.stop_at {
+            log::info!("hard deadline: stopping the search");
+            self.stop.raise();
+            run.stopped = true;
+        }
+        if run.stopped && now >= d.answer_at {
+            log::warn!("the search is late: answering with the fallback move");
+            let lines = self.session.answer_with_fallback(&run.job);
+            self.write(&lines)?;
+            run.answered_at = Some(now);
+            if !self.queue.is_empty() {
+                run.queued_at = Some(now);
+            }
+        }
+        Ok(false)
+    }
+
+    /// A stop request (`yxstop`, `stop`, `INFO timeout_turn 0`): stop now and give the engine
+    /// [`timing::STOP_GRACE_MS`] to return its best move before the fallback answers.
+    fn request_stop(&self, run: &mut Running) {
+        self.stop.raise();
+        if run.answered_at.is_some() {
+            return;
+        }
+        let now = Instant::now();
+        let answer_at = now + Duration::from_millis(timing::STOP_GRACE_MS);
+        run.stopped = true;
+        run.job.deadlines = Some(match run.job.deadlines {
+            Some(d) => timing::Deadlines {
+                stop_at: d.stop_at.min(now),
+                answer_at: d.answer_at.min(answer_at),
+            },
+            None => timing::Deadlines {
+                stop_at: now,
+                answer_at,
+            },
+        });
+    }
+
+    /// A new `timeout_turn` / `time_left` mid-search may bring the deadlines forward.
+    fn refresh_deadlines(&self, run: &mut Running) {
+        if run.answered_at.is_some() {
+            return;
+        }
+        let Some(limit) = self.session.move_limit_ms() else {
+            return;
+        };
+        let fresh = timing::deadlines(run.job.at, limit);
+        if fresh.stop_at <= Instant::now() {
+            self.request_stop(run);
+            return;
+        }
+        run.job.deadlines = Some(match run.job.deadlines {
+            Some(d) if d.answer_at <= fresh.answer_at => d,
+            _ => fresh,
+        });
+    }
 }

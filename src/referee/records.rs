@@ -162,6 +162,8 @@ pub fn parse_json_line(line: &str) -> Result<GameRecord, String> {
 pub fn read_records(text: &str) -> (Vec<GameRecord>, Vec<String>) {
     let mut records = Vec::new();
     let mut errors = Vec::new();
+    // A byte-order mark (files touched by some Windows editors) is not part of the first record.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
@@ -172,4 +174,183 @@ pub fn read_records(text: &str) -> (Vec<GameRecord>, Vec<String>) {
         }
     }
     (records, errors)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> GameRecord {
+        GameRecord {
+            game_index: 7,
+            opening_index: Some(3),
+            black: "rensa \"dev\" \\ 1".to_string(),
+            white: "pbrain-greedy ünïcode".to_string(),
+            rule: Rule::Renju,
+            width: 15,
+            height: 15,
+            opening: vec![Pos::new(7, 7), Pos::new(8, 7), Pos::new(8, 10)],
+            moves: vec![
+                MoveRecord {
+                    pos: Pos::new(9, 9),
+                    time_ms: 1204,
+                },
+                MoveRecord {
+                    pos: Pos::new(0, 14),
+                    time_ms: 0,
+                },
+            ],
+            winner: Some(Color::White),
+            reason: EndReason::Forbidden,
+            detail: "black played 6,8: double three\nsecond line".to_string(),
+        }
+    }
+
+    #[test]
+    fn line_has_every_field() {
+        let line = to_json_line(&sample());
+        assert!(!line.contains('\n'), "{line}");
+        for part in [
+            r#""game_index":7"#,
+            r#""opening_index":3"#,
+            r#""rule":"renju""#,
+            r#""rule_value":4"#,
+            r#""width":15"#,
+            r#""opening":[[7,7],[8,7],[8,10]]"#,
+            r#""moves":[[9,9,1204],[0,14,0]]"#,
+            r#""move_count":5"#,
+            r#""result":"0-1""#,
+            r#""winner":"white""#,
+            r#""reason":"forbidden""#,
+        ] {
+            assert!(line.contains(part), "{part} missing in {line}");
+        }
+    }
+
+    #[test]
+    fn round_trips() {
+        let mut r = sample();
+        assert_eq!(parse_json_line(&to_json_line(&r)).unwrap(), r);
+        r.winner = None;
+        r.reason = EndReason::Draw;
+        r.opening_index = None;
+        r.rule = Rule::Caro {
+            overline_wins: true,
+        };
+        r.width = 20;
+        r.height = 17;
+        r.moves.clear();
+        assert_eq!(parse_json_line(&to_json_line(&r)).unwrap(), r);
+        assert!(to_json_line(&r).contains(r#""result":"1/2-1/2""#));
+        r.winner = Some(Color::Black);
+        r.reason = EndReason::Timeout;
+        assert_eq!(parse_json_line(&to_json_line(&r)).unwrap(), r);
+        assert!(to_json_line(&r).contains(r#""result":"1-0""#));
+    }
+
+    #[test]
+    fn rejects_inconsistent_lines() {
+        let good = to_json_line(&sample());
+        let bad = [
+            good.replace(r#""result":"0-1""#, r#""result":"1-0""#),
+            good.replace(r#""reason":"forbidden""#, r#""reason":"resign""#),
+            good.replace(r#""rule_value":4"#, r#""rule_value":0"#),
+            good.replace(r#""rule":"renju""#, r#""rule":"chess""#),
+            good.replace(r#""move_count":5"#, r#""move_count":6"#),
+            good.replace("[0,14,0]", "[0,15,0]"),
+            good.replace("[0,14,0]", "[0,300,0]"),
+            good.replace(r#""width":15"#, r#""width":4"#),
+            good.replace(r#""winner":"white""#, r#""winner":"green""#),
+            good.replace(r#""black":"#, r#""noir":"#),
+            good[..good.len() / 2].to_string(),
+            String::new(),
+            "[]".to_string(),
+        ];
+        for line in bad {
+            assert!(parse_json_line(&line).is_err(), "accepted {line}");
+        }
+        // Unknown extra fields are fine.
+        let extra = good.replacen('{', r#"{"engine_version":"1.2","#, 1);
+        assert_eq!(parse_json_line(&extra).unwrap(), sample());
+    }
+
+    #[test]
+    fn tolerant_reader_for_resume() {
+        let mut a = sample();
+        a.game_index = 0;
+        let mut b = sample();
+        b.game_index = 1;
+        let line_b = to_json_line(&b);
+        // A crash while writing game 2 left half a line behind.
+        let text = format!(
+            "{}\n\n{}\n{}",
+            to_json_line(&a),
+            line_b,
+            &line_b[..line_b.len() - 9]
+        );
+        let (records, errors) = read_records(&text);
+        assert_eq!(records, vec![a.clone(), b.clone()]);
+        assert_eq!(errors.len(), 1);
+        assert!(errors[0].starts_with("line 4:"), "{errors:?}");
+        let (records, errors) = read_records("garbage\n");
+        assert!(records.is_empty() && errors.len() == 1);
+        assert_eq!(read_records(""), (vec![], vec![]));
+        // Windows line ends.
+        let crlf = format!("{}\r\n{}\r\n", to_json_line(&a), to_json_line(&b));
+        assert_eq!(read_records(&crlf).0, vec![a, b]);
+    }
+}
+
+#[cfg(test)]
+mod golden {
+    use super::*;
+
+    /// A hand-written record file in the version-1 format: it must keep reading the same way.
+    const V1: &str = include_str!("testdata/records_v1.jsonl");
+
+    #[test]
+    fn version_1_file_reads_the_same() {
+        let (records, errors) = read_records(V1);
+        assert_eq!(records.len(), 4, "{errors:?}");
+        // Line 5 lacks most fields; line 7 was cut off by a crash.
+        assert_eq!(errors.len(), 2, "{errors:?}");
+        assert!(errors[0].starts_with("line 5:"), "{errors:?}");
+        assert!(errors[1].starts_with("line 7:"), "{errors:?}");
+
+        let r = &records[0];
+        assert_eq!((r.game_index, r.opening_index), (0, Some(0)));
+        assert_eq!((r.black.as_str(), r.white.as_str()), ("rensa", "greedy"));
+        assert_eq!(r.rule, Rule::Freestyle);
+        assert_eq!(
+            r.opening,
+            vec![Pos::new(7, 7), Pos::new(8, 7), Pos::new(8, 10)]
+        );
+        assert_eq!(r.moves.len(), 7);
+        assert_eq!(r.moves[0].pos, Pos::new(9, 9));
+        assert_eq!(r.moves[0].time_ms, 1204);
+        assert_eq!((r.winner, r.reason), (Some(Color::Black), EndReason::Five));
+
+        assert_eq!(records[1].rule, Rule::Renju);
+        assert_eq!(records[1].reason, EndReason::Forbidden);
+        assert_eq!(records[1].winner_name(), Some("rensa"));
+
+        let d = &records[2];
+        assert_eq!(
+            d.rule,
+            Rule::Caro {
+                overline_wins: true
+            }
+        );
+        assert_eq!((d.width, d.height, d.opening_index), (20, 17, None));
+        assert_eq!((d.winner, d.reason), (None, EndReason::Draw));
+
+        assert_eq!(records[3].reason, EndReason::Timeout);
+        assert_eq!(records[3].moves[0].time_ms, 30_000);
+
+        // Writing the records back gives the same lines (the one with an extra field aside).
+        let lines: Vec<&str> = V1.lines().collect();
+        for (r, line) in records[..3].iter().zip([lines[0], lines[1], lines[3]]) {
+            assert_eq!(to_json_line(r), line);
+        }
+    }
 }

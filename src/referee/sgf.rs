@@ -103,3 +103,174 @@ pub fn to_sgf(r: &GameRecord) -> String {
     s.push_str(")\n");
     s
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pos::Pos;
+    use crate::referee::record::{EndReason, MoveRecord};
+    use crate::types::Rule;
+
+    fn sample() -> GameRecord {
+        GameRecord {
+            game_index: 4,
+            opening_index: Some(2),
+            black: "rensa [dev]".to_string(),
+            white: "greedy\\old".to_string(),
+            rule: Rule::Freestyle,
+            width: 15,
+            height: 15,
+            opening: vec![Pos::new(7, 7), Pos::new(8, 7)],
+            moves: vec![
+                MoveRecord {
+                    pos: Pos::new(8, 8),
+                    time_ms: 812,
+                },
+                MoveRecord {
+                    pos: Pos::new(0, 14),
+                    time_ms: 5,
+                },
+            ],
+            winner: Some(Color::Black),
+            reason: EndReason::Five,
+            detail: "black made five".to_string(),
+        }
+    }
+
+    /// A minimal SGF reader for one linear game: the nodes, each a list of (property, value)
+    /// with escapes resolved. Panics on malformed text (it is only used on our own output).
+    fn parse(sgf: &str) -> Vec<Vec<(String, String)>> {
+        let body = sgf
+            .trim()
+            .strip_prefix('(')
+            .unwrap()
+            .strip_suffix(')')
+            .unwrap();
+        let mut nodes: Vec<Vec<(String, String)>> = Vec::new();
+        let mut chars = body.chars().peekable();
+        let mut ident = String::new();
+        while let Some(c) = chars.next() {
+            match c {
+                ';' => nodes.push(Vec::new()),
+                'A'..='Z' => ident.push(c),
+                '[' => {
+                    let mut value = String::new();
+                    loop {
+                        match chars.next().expect("unterminated value") {
+                            '\\' => value.push(chars.next().expect("dangling escape")),
+                            ']' => break,
+                            v => value.push(v),
+                        }
+                    }
+                    nodes.last_mut().unwrap().push((ident.clone(), value));
+                    if chars.peek() != Some(&'[') {
+                        ident.clear();
+                    }
+                }
+                c if c.is_whitespace() => {}
+                other => panic!("unexpected {other:?} in {sgf}"),
+            }
+        }
+        nodes
+    }
+
+    fn prop<'a>(node: &'a [(String, String)], name: &str) -> Option<&'a str> {
+        node.iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The moves of an SGF text in order: (colour, coordinates, comment).
+    fn moves_of(sgf: &str) -> Vec<(String, String, String)> {
+        parse(sgf)
+            .iter()
+            .skip(1)
+            .map(|n| {
+                (
+                    n[0].0.clone(),
+                    n[0].1.clone(),
+                    prop(n, "C").unwrap_or("").to_string(),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn root_properties() {
+        let sgf = to_sgf(&sample());
+        assert!(sgf.starts_with("(;FF[4]GM[4]"), "{sgf}");
+        assert!(sgf.ends_with(")\n"));
+        assert!(sgf.contains(r"PB[rensa [dev\]]"), "{sgf}");
+        let nodes = parse(&sgf);
+        let root = &nodes[0];
+        for (name, want) in [
+            ("FF", "4"),
+            ("GM", "4"),
+            ("SZ", "15"),
+            ("PB", "rensa [dev]"),
+            ("PW", "greedy\\old"),
+            ("RE", "B+"),
+            ("RU", "freestyle"),
+            ("GN", "game 4, opening 2"),
+            ("C", "black wins by five: black made five"),
+        ] {
+            assert_eq!(prop(root, name), Some(want), "{name} in {sgf}");
+        }
+        assert_eq!(nodes.len(), 1 + 4);
+    }
+
+    #[test]
+    fn moves_use_letters_x_then_y() {
+        let sgf = to_sgf(&sample());
+        let want = [
+            ("B", "hh", "opening"),
+            ("W", "ih", "opening"),
+            ("B", "ii", "812 ms"),
+            ("W", "ao", "5 ms"),
+        ];
+        let got = moves_of(&sgf);
+        assert_eq!(got.len(), want.len());
+        for (g, w) in got.iter().zip(want) {
+            assert_eq!((g.0.as_str(), g.1.as_str(), g.2.as_str()), w);
+        }
+    }
+
+    #[test]
+    fn results_sizes_and_wide_boards() {
+        let mut r = sample();
+        r.winner = None;
+        r.reason = EndReason::Draw;
+        r.detail.clear();
+        r.width = 20;
+        r.height = 16;
+        let sgf = to_sgf(&r);
+        assert!(
+            sgf.contains("RE[0]") && sgf.contains("SZ[20:16]") && sgf.contains("C[draw by draw]")
+        );
+        r.winner = Some(Color::White);
+        r.reason = EndReason::Timeout;
+        r.rule = Rule::Renju;
+        let sgf = to_sgf(&r);
+        assert!(sgf.contains("RE[W+]") && sgf.contains("RU[renju]"));
+        assert!(sgf.contains("C[white wins by timeout]"));
+        // Columns beyond z continue with capitals; beyond 52 the stone cannot be written.
+        r.width = 64;
+        r.height = 64;
+        r.moves = vec![
+            MoveRecord {
+                pos: Pos::new(26, 51),
+                time_ms: 1,
+            },
+            MoveRecord {
+                pos: Pos::new(60, 3),
+                time_ms: 1,
+            },
+        ];
+        let sgf = to_sgf(&r);
+        assert!(sgf.contains(";B[AZ]"), "{sgf}");
+        assert!(
+            sgf.contains(";W[]C[1 ms; stone 60,3 cannot be written in SGF]"),
+            "{sgf}"
+        );
+    }
+}

@@ -130,7 +130,7 @@ pub fn score_from_elo(elo: f64) -> f64 {
 
 /// Standard normal cumulative distribution function.
 pub fn normal_cdf(x: f64) -> f64 {
-    if x.is_nan() {
+    if x.is_nan() || x == 0.0 {
         return 0.5;
     }
     0.5 * erfc(-x / std::f64::consts::SQRT_2)
@@ -243,6 +243,25 @@ pub enum SprtDecision {
 const SPRT_EMPTY_CELL: f64 = 1e-3;
 
 impl Sprt {
+    /// Checks the parameters: finite Elo bounds with `elo0 < elo1`, and `alpha`, `beta` strictly
+    /// between 0 and 1 (otherwise the bounds are infinite and the test never ends).
+    pub fn validate(&self) -> Result<(), String> {
+        if !(self.elo0.is_finite() && self.elo1.is_finite() && self.elo0 < self.elo1) {
+            return Err(format!(
+                "SPRT needs finite elo0 < elo1, got [{}, {}]",
+                self.elo0, self.elo1
+            ));
+        }
+        for (name, v) in [("alpha", self.alpha), ("beta", self.beta)] {
+            if !(v > 0.0 && v < 1.0) {
+                return Err(format!(
+                    "SPRT {name} must lie strictly between 0 and 1, got {v}"
+                ));
+            }
+        }
+        Ok(())
+    }
+
     /// The log-likelihood ratio of H1 over H0 given the pairs (0 without pairs). Uses the normal
     /// approximation of the GSPRT: `N (s1 - s0) (2 s - s0 - s1) / (2 var)`.
     pub fn llr(&self, p: &Pentanomial) -> f64 {
@@ -282,6 +301,28 @@ impl Sprt {
         let lower = (self.beta / (1.0 - self.alpha)).ln();
         let upper = ((1.0 - self.beta) / self.alpha).ln();
         (lower, upper)
+    }
+
+    /// One line for progress output:
+    /// `SPRT [0, 5] alpha 0.05 beta 0.05: LLR 1.23 (-2.94, 2.94), 120 pairs: continue`.
+    pub fn status_text(&self, p: &Pentanomial) -> String {
+        let (lower, upper) = self.bounds();
+        let verdict = match self.decide(p) {
+            SprtDecision::Continue => "continue",
+            SprtDecision::AcceptH0 => "H0 accepted",
+            SprtDecision::AcceptH1 => "H1 accepted",
+        };
+        format!(
+            "SPRT [{}, {}] alpha {} beta {}: LLR {:.2} ({:.2}, {:.2}), {} pairs: {verdict}",
+            self.elo0,
+            self.elo1,
+            self.alpha,
+            self.beta,
+            self.llr(p),
+            lower,
+            upper,
+            p.pairs()
+        )
     }
 
     /// Compares the LLR with the bounds.
@@ -378,6 +419,15 @@ impl Tally {
     fn games(&self) -> u64 {
         self.wins + self.draws + self.losses
     }
+
+    /// Points per game over every game counted (0.5 without games).
+    fn score(&self) -> f64 {
+        if self.games() == 0 {
+            0.5
+        } else {
+            (self.wins as f64 + 0.5 * self.draws as f64) / self.games() as f64
+        }
+    }
 }
 
 /// The Elo estimate to show: pentanomial when complete pairs exist, trinomial otherwise. Returns
@@ -418,7 +468,7 @@ fn reasons_text(first: &Tally) -> String {
 
 /// A plain-text results table: one row per engine pair (from the point of view of the engine
 /// named first, in order of first appearance), then one row per engine against the field. Columns:
-/// games, W-D-L, score %, Elo ± 95 % error (pentanomial when complete pairs exist), LOS, and the
+/// games, W-D-L, score % (over all games), Elo ± 95 % error (pentanomial when complete pairs exist), LOS, and the
 /// game ends by reason, split by who suffered them (`timeout 2-0` = the first engine lost two games
 /// on time, the second none; `draw n` counts draws).
 pub fn results_table(records: &[GameRecord]) -> String {
@@ -441,11 +491,17 @@ pub fn results_table(records: &[GameRecord]) -> String {
     if records.is_empty() {
         return out;
     }
-    let header = format!(
-        "{:<32} {:>6} {:>13} {:>7} {:>18} {:>7}  {:<16} ends (lost by first-second)",
-        "", "games", "W-D-L", "score", "Elo (95%)", "LOS", "model"
+    let header = |first: &str, ends: &str| {
+        format!(
+            "{:<32} {:>6} {:>13} {:>7} {:>18} {:>7}  {:<16} {ends}",
+            first, "games", "W-D-L", "score", "Elo (95%)", "LOS", "model"
+        )
+    };
+    let _ = writeln!(
+        out,
+        "{}",
+        header("pair (first vs second)", "ends (lost by first-second)")
     );
-    let _ = writeln!(out, "{header}");
     for &(a, b) in &matchups {
         let mut t = Tally::default();
         for g in records.iter().filter(|g| between(g, a, b)) {
@@ -459,14 +515,21 @@ pub fn results_table(records: &[GameRecord]) -> String {
             format!("{a} vs {b}"),
             t.games(),
             format!("{}-{}-{}", t.wins, t.draws, t.losses),
-            est.score * 100.0,
+            t.score() * 100.0,
             est.elo_text(),
             est.los_text(),
             model,
             reasons_text(&t)
         );
     }
-    let _ = writeln!(out, "Per engine, against the field:");
+    let _ = writeln!(
+        out,
+        "{}",
+        header(
+            "engine, against the field",
+            "ends (lost by engine-opponents)"
+        )
+    );
     for &e in &engines {
         let mut t = Tally::default();
         for g in records.iter().filter(|g| g.black == e || g.white == e) {
@@ -480,7 +543,7 @@ pub fn results_table(records: &[GameRecord]) -> String {
             e,
             t.games(),
             format!("{}-{}-{}", t.wins, t.draws, t.losses),
-            est.score * 100.0,
+            t.score() * 100.0,
             est.elo_text(),
             est.los_text(),
             model,
@@ -497,4 +560,351 @@ pub fn results_table(records: &[GameRecord]) -> String {
         draws
     );
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pos::Pos;
+    use crate::types::Rule;
+
+    fn close(a: f64, b: f64, tol: f64) -> bool {
+        (a - b).abs() <= tol
+    }
+
+    fn game(index: usize, black: &str, white: &str, winner: Option<Color>) -> GameRecord {
+        game_by(index, black, white, winner, EndReason::Five)
+    }
+
+    fn game_by(
+        index: usize,
+        black: &str,
+        white: &str,
+        winner: Option<Color>,
+        reason: EndReason,
+    ) -> GameRecord {
+        GameRecord {
+            game_index: index,
+            opening_index: Some(index / 2),
+            black: black.to_string(),
+            white: white.to_string(),
+            rule: Rule::Freestyle,
+            width: 15,
+            height: 15,
+            opening: vec![Pos::new(7, 7)],
+            moves: vec![],
+            winner,
+            reason: if winner.is_none() {
+                EndReason::Draw
+            } else {
+                reason
+            },
+            detail: String::new(),
+        }
+    }
+
+    #[test]
+    fn elo_of_a_score() {
+        // s = 0.75: -400 log10(1/0.75 - 1) = -400 log10(1/3) = 400 * 0.477121 = +190.85.
+        assert!(close(elo_from_score(0.75), 190.85, 0.01));
+        assert!(close(elo_from_score(0.25), -190.85, 0.01));
+        assert_eq!(elo_from_score(0.5), 0.0);
+        // s = 0.6: 400 log10(1.5) = +70.44.
+        assert!(close(elo_from_score(0.6), 70.44, 0.01));
+        assert_eq!(elo_from_score(1.0), f64::INFINITY);
+        assert_eq!(elo_from_score(0.0), f64::NEG_INFINITY);
+        assert_eq!(elo_from_score(f64::NAN), 0.0);
+        for s in [0.01, 0.3, 0.5, 0.64, 0.99] {
+            assert!(close(score_from_elo(elo_from_score(s)), s, 1e-12));
+        }
+    }
+
+    #[test]
+    fn normal_cdf_known_values() {
+        assert!(close(normal_cdf(0.0), 0.5, 1e-7));
+        assert!(close(normal_cdf(1.959964), 0.975, 1e-6));
+        assert!(close(normal_cdf(-1.0), 0.158655, 1e-6));
+        assert!(close(normal_cdf(2.5), 0.993790, 1e-6));
+        assert_eq!(normal_cdf(f64::INFINITY), 1.0);
+        assert_eq!(normal_cdf(f64::NEG_INFINITY), 0.0);
+    }
+
+    #[test]
+    fn trinomial_worked_examples() {
+        // 75 wins, 25 losses: s = 0.75, var = 0.75 * 0.25 = 0.1875 per game,
+        // se = sqrt(0.1875 / 100) = 0.043301, slope = 400 / (ln 10 * 0.1875) = 926.46 Elo per
+        // point, error = 1.96 * 0.043301 * 926.46 = 78.63; LOS = Phi(0.25 / 0.043301) = Phi(5.77).
+        let e = trinomial_elo(75, 0, 25);
+        assert!(close(e.elo, 190.85, 0.01));
+        assert!(close(e.error95, 78.63, 0.01));
+        assert!(e.los > 0.999_999);
+        assert_eq!(e.games, 100);
+        assert!(close(e.score, 0.75, 1e-12));
+
+        // 55 wins, 10 draws, 35 losses: s = 0.6, var = 0.55*0.16 + 0.1*0.01 + 0.35*0.36 = 0.215,
+        // se = sqrt(0.00215) = 0.046368, slope = 400 / (ln 10 * 0.24) = 723.8,
+        // error = 1.96 * 0.046368 * 723.8 = 65.78, LOS = Phi(0.1 / 0.046368) = Phi(2.157) = 98.45%.
+        let e = trinomial_elo(55, 10, 35);
+        assert!(close(e.elo, 70.44, 0.01));
+        assert!(close(e.error95, 65.78, 0.01));
+        assert!(close(e.los, 0.98448, 1e-4));
+
+        // Symmetric results: 0 Elo, LOS 50%; var = 0.6 * 0.25 = 0.15, se = 0.038730,
+        // error = 1.96 * 0.038730 * 400 / (ln 10 * 0.25) = 52.75.
+        let e = trinomial_elo(30, 40, 30);
+        assert_eq!(e.elo, 0.0);
+        assert!(close(e.los, 0.5, 1e-9));
+        assert!(close(e.error95, 52.75, 0.01));
+    }
+
+    #[test]
+    fn pentanomial_worked_examples() {
+        // Pairs 5, 10, 40, 30, 15 (100 pairs, 200 games): s = (10*.25 + 40*.5 + 30*.75 + 15)/100
+        // = 0.6, var = (5*.36 + 10*.1225 + 40*.01 + 30*.0225 + 15*.16)/100 = 0.065,
+        // se = sqrt(0.065 / 100) = 0.025495, error = 1.96 * 0.025495 * 723.8 = 36.17,
+        // LOS = Phi(0.1 / 0.025495) = Phi(3.922) = 99.996%.
+        let e = pentanomial_elo(&Pentanomial {
+            counts: [5, 10, 40, 30, 15],
+        });
+        assert!(close(e.elo, 70.44, 0.01));
+        assert!(close(e.error95, 36.17, 0.01));
+        assert!(close(e.los, 0.999956, 1e-5));
+        assert_eq!(e.games, 200);
+        // Same mean as the trinomial 55-10-35 above but pairing halves the error bar.
+        assert!(e.error95 < trinomial_elo(55, 10, 35).error95);
+
+        // Symmetric pairs: 0 Elo, LOS 50%.
+        let e = pentanomial_elo(&Pentanomial {
+            counts: [10, 20, 40, 20, 10],
+        });
+        assert_eq!(e.elo, 0.0);
+        assert!(close(e.los, 0.5, 1e-9));
+        assert!(close(e.error95, 37.30, 0.01));
+    }
+
+    #[test]
+    fn degenerate_inputs_give_no_nan() {
+        let none = trinomial_elo(0, 0, 0);
+        assert_eq!(none, EloEstimate::unknown());
+        assert_eq!(none.elo_text(), "n/a");
+        assert_eq!(
+            pentanomial_elo(&Pentanomial::default()),
+            EloEstimate::unknown()
+        );
+
+        let all_won = trinomial_elo(10, 0, 0);
+        assert_eq!(all_won.elo, f64::INFINITY);
+        assert_eq!(all_won.error95, f64::INFINITY);
+        assert_eq!(all_won.los, 1.0);
+        assert_eq!(all_won.elo_text(), "+inf");
+        let all_lost = pentanomial_elo(&Pentanomial {
+            counts: [4, 0, 0, 0, 0],
+        });
+        assert_eq!(all_lost.elo, f64::NEG_INFINITY);
+        assert_eq!(all_lost.los, 0.0);
+        assert_eq!(all_lost.elo_text(), "-inf");
+
+        // Every pair split 1-1: no variance, exactly even.
+        let even = pentanomial_elo(&Pentanomial {
+            counts: [0, 0, 7, 0, 0],
+        });
+        assert_eq!((even.elo, even.error95, even.los), (0.0, 0.0, 0.5));
+        // Every pair 1.5 points: s = 0.75 with no variance; certain superiority.
+        let sure = pentanomial_elo(&Pentanomial {
+            counts: [0, 0, 0, 3, 0],
+        });
+        assert!(close(sure.elo, 190.85, 0.01));
+        assert_eq!((sure.error95, sure.los), (0.0, 1.0));
+        assert_eq!(sure.elo_text(), "+190.8 ± 0.0");
+        for e in [none, all_won, all_lost, even, sure] {
+            assert!(!e.elo.is_nan() && !e.error95.is_nan() && !e.los.is_nan());
+        }
+    }
+
+    #[test]
+    fn sprt_bounds_and_decisions() {
+        let sprt = Sprt {
+            elo0: 0.0,
+            elo1: 10.0,
+            alpha: 0.05,
+            beta: 0.05,
+        };
+        // ln(0.05 / 0.95) = -2.9444, ln(0.95 / 0.05) = +2.9444.
+        let (lo, hi) = sprt.bounds();
+        assert!(close(lo, -2.9444, 1e-4) && close(hi, 2.9444, 1e-4));
+
+        // Worked example: pairs 15, 30, 120, 90, 45 (N = 300): s = 0.6, var = 0.065;
+        // s0 = 0.5, s1 = 1 / (1 + 10^(-10/400)) = 0.514387;
+        // LLR = 300 * 0.014387 * (1.2 - 1.014387) / (2 * 0.065) = 6.163 -> H1.
+        let strong = Pentanomial {
+            counts: [15, 30, 120, 90, 45],
+        };
+        assert!(close(sprt.llr(&strong), 6.1626, 1e-3));
+        assert_eq!(sprt.decide(&strong), SprtDecision::AcceptH1);
+
+        // Pairs 20, 60, 120, 40, 10 (N = 250): s = 0.46, var = 0.0534;
+        // LLR = 250 * 0.014387 * (0.92 - 1.014387) / 0.1068 = -3.179 -> H0.
+        let weak = Pentanomial {
+            counts: [20, 60, 120, 40, 10],
+        };
+        assert!(close(sprt.llr(&weak), -3.1788, 1e-3));
+        assert_eq!(sprt.decide(&weak), SprtDecision::AcceptH0);
+
+        // A third of the strong sample: LLR = 2.054, inside the bounds.
+        let early = Pentanomial {
+            counts: [5, 10, 40, 30, 15],
+        };
+        assert!(close(sprt.llr(&early), 2.0542, 1e-3));
+        assert_eq!(sprt.decide(&early), SprtDecision::Continue);
+
+        // No pairs: LLR 0, continue. All pairs won: no variance, but a huge finite LLR.
+        assert_eq!(sprt.llr(&Pentanomial::default()), 0.0);
+        assert_eq!(sprt.decide(&Pentanomial::default()), SprtDecision::Continue);
+        let sweep = Pentanomial {
+            counts: [0, 0, 0, 0, 3],
+        };
+        assert!(sprt.llr(&sweep).is_finite());
+        assert_eq!(sprt.decide(&sweep), SprtDecision::AcceptH1);
+        let swept = Pentanomial {
+            counts: [3, 0, 0, 0, 0],
+        };
+        assert_eq!(sprt.decide(&swept), SprtDecision::AcceptH0);
+        assert_eq!(
+            sprt.status_text(&early),
+            "SPRT [0, 10] alpha 0.05 beta 0.05: LLR 2.05 (-2.94, 2.94), 100 pairs: continue"
+        );
+        assert!(sprt
+            .status_text(&strong)
+            .ends_with("300 pairs: H1 accepted"));
+    }
+
+    #[test]
+    fn pairs_from_records() {
+        use Color::{Black, White};
+        let records = vec![
+            // Pair 0: A wins both (2 points).
+            game(0, "A", "B", Some(Black)),
+            game(1, "B", "A", Some(White)),
+            // Pair 1: each wins with black (1 point).
+            game(2, "A", "B", Some(Black)),
+            game(3, "B", "A", Some(Black)),
+            // Pair 2: a draw and a loss (1/2 point).
+            game(4, "A", "B", None),
+            game(5, "B", "A", Some(Black)),
+            // Pair 3 incomplete: game 7 is missing.
+            game(6, "A", "B", Some(Black)),
+            // Pair 4 between other engines.
+            game(8, "A", "C", Some(Black)),
+            game(9, "C", "A", None),
+            // Games 10 and 11 are not a pair: different opponents.
+            game(10, "A", "B", Some(Black)),
+            game(11, "C", "A", Some(Black)),
+        ];
+        let p = pentanomial_for(&records, "A", "B");
+        assert_eq!(p.counts, [0, 1, 1, 0, 1]);
+        let q = pentanomial_for(&records, "B", "A");
+        assert_eq!(q.counts, [1, 0, 1, 1, 0]);
+        assert_eq!(pentanomial_for(&records, "A", "C").counts, [0, 0, 0, 1, 0]);
+        assert_eq!(pentanomial_for(&records, "B", "C").pairs(), 0);
+        // Against the field A has pairs 0, 1, 2 and 4.
+        assert_eq!(pentanomial_vs_field(&records, "A").counts, [0, 1, 1, 1, 1]);
+        // Record order does not matter.
+        let mut shuffled = records.clone();
+        shuffled.reverse();
+        assert_eq!(pentanomial_for(&shuffled, "A", "B"), p);
+    }
+
+    #[test]
+    fn results_table_counts_and_reasons() {
+        use Color::{Black, White};
+        let records = vec![
+            game(0, "rensa", "greedy", Some(Black)),
+            game_by(1, "greedy", "rensa", Some(Black), EndReason::Timeout),
+            game_by(2, "rensa", "greedy", Some(White), EndReason::Forbidden),
+            game(3, "greedy", "rensa", None),
+            game_by(4, "rensa", "greedy", Some(Black), EndReason::Crash),
+        ];
+        let table = results_table(&records);
+        let row = table
+            .lines()
+            .find(|l| l.starts_with("rensa vs greedy"))
+            .expect("pair row");
+        assert!(row.contains(" 5 "), "{row}");
+        assert!(row.contains("2-1-2"), "{row}");
+        assert!(row.contains("50.0%"), "{row}");
+        assert!(row.contains("penta, 2 pairs"), "{row}");
+        // rensa lost once on time and once by a foul; greedy lost once by five, once by a crash.
+        assert!(
+            row.contains("five 0-1, forbidden 1-0, timeout 1-0, crash 0-1, draw 1"),
+            "{row}"
+        );
+        let per_engine = table
+            .split("against the field")
+            .nth(1)
+            .expect("per-engine part");
+        let greedy = per_engine
+            .lines()
+            .find(|l| l.starts_with("greedy"))
+            .expect("greedy row");
+        assert!(greedy.contains("2-1-2"), "{greedy}");
+        assert!(table.contains("By colour: black won 3, white won 1, draws 1"));
+
+        assert_eq!(results_table(&[]), "Results of 0 games\n");
+        let only_one = results_table(&[game(0, "a", "b", Some(Black))]);
+        assert!(
+            only_one.contains("+inf") && only_one.contains("trinomial"),
+            "{only_one}"
+        );
+    }
+
+    /// The plain-text suite `testdata/elo_cases.txt`: values computed independently (Python).
+    #[test]
+    fn independent_cases_suite() {
+        let text = include_str!("testdata/elo_cases.txt");
+        let mut checked = 0;
+        for (i, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let (lhs, rhs) = line.split_once("->").expect("case has ->");
+            let words: Vec<&str> = lhs.split_whitespace().collect();
+            let nums: Vec<f64> = words[1..].iter().map(|w| w.parse().unwrap()).collect();
+            let want: Vec<f64> = rhs.split_whitespace().map(|w| w.parse().unwrap()).collect();
+            let at = format!("line {}: {line}", i + 1);
+            let u = |v: f64| v as u64;
+            let got: Vec<f64> = match words[0] {
+                "tri" => {
+                    let e = trinomial_elo(u(nums[0]), u(nums[1]), u(nums[2]));
+                    vec![e.elo, e.error95, e.los]
+                }
+                "penta" => {
+                    let p = Pentanomial {
+                        counts: [u(nums[0]), u(nums[1]), u(nums[2]), u(nums[3]), u(nums[4])],
+                    };
+                    let e = pentanomial_elo(&p);
+                    vec![e.elo, e.error95, e.los]
+                }
+                "sprt" => {
+                    let sprt = Sprt {
+                        elo0: nums[0],
+                        elo1: nums[1],
+                        alpha: 0.05,
+                        beta: 0.05,
+                    };
+                    let p = Pentanomial {
+                        counts: [u(nums[2]), u(nums[3]), u(nums[4]), u(nums[5]), u(nums[6])],
+                    };
+                    vec![sprt.llr(&p)]
+                }
+                other => panic!("{at}: unknown case kind {other}"),
+            };
+            assert_eq!(got.len(), want.len(), "{at}");
+            for (g, w) in got.iter().zip(&want) {
+                assert!(close(*g, *w, 1e-3), "{at}: got {got:?}");
+            }
+            checked += 1;
+        }
+        assert_eq!(checked, 24);
+    }
 }

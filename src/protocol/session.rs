@@ -1,0 +1,1114 @@
+//! Protocol state and command dispatch: settings from INFO, the game on the engine, and what to
+//! answer. No I/O and no threads here: [`Session::handle`] turns a command into reply lines or a
+//! [`Job`] for the search thread; [`Session::finish`] turns the job's outcome into reply lines.
+
+use super::command::{Command, Info, Stone};
+use super::io::JobOutcome;
+use super::output::Response;
+use super::swap2::{self, Answer};
+use super::timing::{self, Deadlines};
+use crate::board::{Game, Outcome};
+use crate::engine::{Engine, Limits, SearchInfo, SearchResult};
+use crate::pos::{Pos, MAX_SIDE, MIN_SIDE};
+use crate::search::greedy;
+use crate::types::{Color, Depth, Rule, Value};
+use std::time::Instant;
+
+/// Below this `max_memory` (bytes) we say so in a MESSAGE; the engine still plays.
+pub const MIN_MEMORY_BYTES: u64 = 16 * 1024 * 1024;
+
+/// Most search threads we accept from `INFO thread_num`.
+pub const MAX_THREADS: usize = 256;
+
+/// Thinking time given to swap2 decisions when nothing limits the move, in ms.
+pub const SWAP2_UNLIMITED_BUDGET_MS: u64 = 5_000;
+
+/// Values from INFO lines, kept across games (managers send some keys only once).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Settings {
+    pub timeout_turn_ms: u64,
+    /// `None` = no match limit.
+    pub timeout_match_ms: Option<u64>,
+    /// Last `time_left`, `None` if never sent.
+    pub time_left_ms: Option<i64>,
+    /// `max_memory`; 0 = no cap.
+    pub max_memory_bytes: u64,
+    /// `hash_size` in KiB; 0 = not given.
+    pub hash_size_kib: u64,
+    pub rule: Rule,
+    pub max_nodes: Option<u64>,
+    pub max_depth: Option<Depth>,
+    pub threads: usize,
+    pub strength: u32,
+    pub show_detail: i64,
+    pub game_type: i64,
+    /// `INFO folder`; we store nothing there (and would only ever write under `folder/Rensa/`).
+    pub folder: Option<String>,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            timeout_turn_ms: timing::DEFAULT_TURN_MS,
+            timeout_match_ms: None,
+            time_left_ms: None,
+            max_memory_bytes: 0,
+            hash_size_kib: 0,
+            rule: Rule::Freestyle,
+            max_nodes: None,
+            max_depth: None,
+            threads: 1,
+            strength: 100,
+            show_detail: 0,
+            game_type: 1,
+            folder: None,
+        }
+    }
+}
+
+impl Settings {
+    /// The memory the engine may use: the smaller of the given caps, 0 if none.
+    fn memory_bytes(&self) -> u64 {
+        let hash = self.hash_size_kib.saturating_mul(1024);
+        match (self.max_memory_bytes, hash) {
+            (0, h) => h,
+            (m, 0) => m,
+            (m, h) => m.min(h),
+        }
+    }
+}
+
+/// What a search job computes.
+#[derive(Clone, Debug, PartialEq)]
+pub enum JobKind {
+    /// Our move (BEGIN, TURN, BOARD): played on our board after answering.
+    Move,
+    /// `yxnbest n`: analysis; the board is unchanged.
+    Nbest(usize),
+    /// SWAP2BOARD with these stones and this much thinking time in ms.
+    Swap2 { stones: Vec<Pos>, budget_ms: u64 },
+}
+
+/// A search to run on the search thread, with its backstop.
+#[derive(Debug)]
+pub struct Job {
+    pub kind: JobKind,
+    pub limits: Limits,
+    /// When the request line was read.
+    pub at: Instant,
+    /// `None` = no time limit.
+    pub deadlines: Option<Deadlines>,
+    /// The answer to print if the engine is late (computed before the search starts).
+    pub fallback: Vec<Response>,
+    /// The move the fallback plays on our board, if any.
+    pub fallback_move: Option<Pos>,
+    /// MESSAGE lines owed before the answer.
+    pub prefix: Vec<Response>,
+    /// Board size and moves when the job started (to rebuild an engine that never returns).
+    pub size: (usize, usize),
+    pub moves: Vec<Pos>,
+}
+
+/// What the dispatcher must do after a command.
+#[derive(Debug)]
+pub enum Step {
+    Reply(Vec<Response>),
+    Search(Box<Job>, Box<Engine>),
+    Exit,
+}
+
+/// The brain's protocol state.
+#[derive(Debug)]
+pub struct Session {
+    /// `None` while a job has it.
+    engine: Option<Box<Engine>>,
+    pub settings: Settings,
+    /// MESSAGE lines owed before the next move reply (INFO values we cannot honour, ...).
+    notes: Vec<String>,
+    /// `yxshowinfo` was received.
+    gui: bool,
+    /// A START / RECTSTART has been accepted.
+    started: bool,
+    /// Our own thinking time in this game, ms (match clock estimate without `time_left`).
+    used_ms: u64,
+}
+
+impl Default for Session {
+    fn default() -> Session {
+        Session::new()
+    }
+}
+
+fn err(text: impl Into<String>) -> Step {
+    Step::Reply(vec![Response::Error(text.into())])
+}
+
+fn outcome_text(o: &Outcome) -> String {
+    match o.winner {
+        Some(c) => format!("{c} has won ({})", o.reason),
+        None => format!("it is a draw ({})", o.reason),
+    }
+}
+
+/// Whether `p` is a legal move for the side to move: on the board, empty and, for black under
+/// renju, not forbidden.
+pub fn is_legal(game: &Game, p: Pos) -> bool {
+    let b = game.board();
+    b.contains(p)
+        && b.is_empty(p)
+        && !(game.rule() == Rule::Renju
+            && game.side_to_move() == Color::Black
+            && game.is_forbidden(p))
+}
+
+/// Win probability shown to GUIs for a value (logistic; forced results are 0 or 1).
+pub fn win_rate(v: Value) -> f64 {
+    match v.mate_plies() {
+        Some(_) if v.0 > 0 => 1.0,
+        Some(_) => 0.0,
+        None => 1.0 / (1.0 + (-(v.0 as f64) / 400.0).exp()),
+    }
+}
+
+impl Session {
+    pub fn new() -> Session {
+        Session {
+            engine: Some(Box::new(Engine::new())),
+            settings: Settings::default(),
+            notes: Vec::new(),
+            gui: false,
+            started: false,
+            used_ms: 0,
+        }
+    }
+
+    /// Whether GUI realtime lines (`MESSAGE REALTIME ...`) are wanted.
+    fn realtime(&self) -> bool {
+        self.gui || self.settings.show_detail & 1 != 0
+    }
+
+    /// Whether GUI detail lines (`INFO PV ...`) are wanted.
+    fn detail(&self) -> bool {
+        self.gui || self.settings.show_detail & 2 != 0
+    }
+
+    fn note(&mut self, text: String) {
+        log::info!("note for the next reply: {text}");
+        if self.notes.len() < 16 && !self.notes.contains(&text) {
+            self.notes.push(text);
+        }
+    }
+
+    fn take_notes(&mut self) -> Vec<Response> {
+        self.notes.drain(..).map(Response::Message).collect()
+    }
+
+    /// The limits for the next search.
+    pub fn limits(&self) -> Limits {
+        let s = &self.settings;
+        Limits {
+            turn_time_ms: Some(s.timeout_turn_ms),
+            match_time_ms: s.timeout_match_ms,
+            time_left_ms: s.time_left_ms,
+            max_nodes: s.max_nodes,
+            max_depth: s.max_depth,
+            strength: s.strength,
+            threads: s.threads,
+        }
+    }
+
+    /// The backstop limit for a request, in ms (`None` = unlimited).
+    pub fn move_limit_ms(&self) -> Option<u64> {
+        timing::move_limit_ms(
+            Some(self.settings.timeout_turn_ms),
+            self.settings.time_left_ms,
+            self.settings.timeout_match_ms,
+            self.used_ms,
+        )
+    }
+
+    /// Applies an INFO line. Never produces output; problems become notes.
+    pub fn apply_info(&mut self, info: Info) {
+        let s = &mut self.settings;
+        match info {
+            Info::TimeoutTurn(v) if v >= 0 => s.timeout_turn_ms = v as u64,
+            Info::TimeoutMatch(v) if v >= 0 => s.timeout_match_ms = (v > 0).then_some(v as u64),
+            Info::TimeLeft(v) => s.time_left_ms = Some(v),
+            Info::MaxMemory(v) if v >= 0 => {
+                s.max_memory_bytes = v as u64;
+                if v > 0 && (v as u64) < MIN_MEMORY_BYTES {
+                    self.note(format!(
+                        "max_memory {v} bytes is less than the {MIN_MEMORY_BYTES} bytes Rensa needs; playing with minimal tables"
+                    ));
+                }
+            }
+            Info::GameType(v) => s.game_type = v,
+            Info::Rule(v) if (0..16).contains(&v) => {
+                s.rule = Rule::from_protocol(v);
+                if v & 2 != 0 && v != 2 {
+                    let rule = s.rule;
+                    self.note(format!(
+                        "continuous games (rule bit 2) are not supported; playing {rule}"
+                    ));
+                }
+            }
+            Info::Folder(f) => s.folder = Some(f),
+            Info::Evaluate(_) => {}
+            Info::MaxNode(v) => s.max_nodes = (v > 0).then_some(v as u64),
+            Info::MaxDepth(v) => s.max_depth = (v > 0).then_some(v.min(Depth::MAX as i64) as Depth),
+            Info::ThreadNum(v) if v >= 1 => {
+                s.threads = (v as u64).min(MAX_THREADS as u64) as usize;
+                if v as u64 > MAX_THREADS as u64 {
+                    self.note(format!("thread_num {v} capped at {MAX_THREADS}"));
+                }
+            }
+            Info::HashSize(v) => s.hash_size_kib = v.max(0) as u64,
+            Info::Strength(v) => {
+                s.strength = v.clamp(0, 100) as u32;
+                if !(0..=100).contains(&v) {
+                    self.note(format!(
+                        "strength {v} is outside 0..100; using {}",
+                        v.clamp(0, 100)
+                    ));
+                }
+            }
+            Info::ShowDetail(v) => s.show_detail = v,
+            Info::Other { key } => log::debug!("INFO {key} ignored"),
+            Info::Invalid { key, value } => self.note(format!(
+                "INFO {key} '{value}' is not a valid value; ignored"
+            )),
+            Info::TimeoutTurn(v)
+            | Info::TimeoutMatch(v)
+            | Info::MaxMemory(v)
+            | Info::Rule(v)
+            | Info::ThreadNum(v) => {
+                self.note(format!("INFO value {v} cannot be honoured; ignored"))
+            }
+        }
+    }
+
+    /// Brings the engine in line with the settings (rule, memory) before it is used.
+    fn sync_engine(&mut self) {
+        let (rule, mem) = (self.settings.rule, self.settings.memory_bytes());
+        if let Some(e) = self.engine.as_mut() {
+            if e.rule() != rule {
+                e.set_rule(rule);
+            }
+            let want = if mem == 0 {
+                crate::engine::DEFAULT_MEMORY_BYTES
+            } else {
+                mem
+            };
+            if e.memory_limit() != want {
+                e.set_memory_limit(mem);
+            }
+        }
+    }
+
+    /// The engine, which is always home while a command is being handled.
+    fn engine(&mut self) -> &mut Engine {
+        self.engine
+            .as_deref_mut()
+            .expect("commands are handled only while no job holds the engine")
+    }
+
+    /// The current game (the engine is home).
+    fn game(&self) -> &Game {
+        self.engine
+            .as_deref()
+            .expect("commands are handled only while no job holds the engine")
+            .game()
+    }
+
+    /// Handles one command read at `at`.
+    pub fn handle(&mut self, cmd: Command, at: Instant) -> Step {
+        if let Command::Info(i) = cmd {
+            self.apply_info(i);
+            return Step::Reply(vec![]);
+        }
+        self.sync_engine();
+        match cmd {
+            Command::Info(_) => Step::Reply(vec![]),
+            Command::Start(n) => self.start(n, n),
+            Command::RectStart { width, height } => self.start(width, height),
+            Command::Restart => self.restart(),
+            Command::Begin => self.begin(at),
+            Command::Turn(p) => self.turn(p, at),
+            Command::Board { stones, silent } => self.board(&stones, silent, at),
+            Command::Swap2Board(stones) => self.swap2board(stones, at),
+            Command::Takeback(p) => self.takeback(p),
+            Command::Play(p) => self.play(p),
+            Command::About => Step::Reply(vec![Response::About]),
+            Command::End => Step::Exit,
+            Command::Stop => Step::Reply(vec![]),
+            Command::ShowForbid => {
+                let pts = self.engine().game().forbidden_points();
+                Step::Reply(vec![Response::Forbid(pts)])
+            }
+            Command::HashClear => {
+                self.engine().clear_hash();
+                Step::Reply(vec![])
+            }
+            Command::ShowInfo => {
+                self.gui = true;
+                Step::Reply(vec![
+                    Response::Message(format!("Rensa {}", env!("CARGO_PKG_VERSION"))),
+                    Response::Message(format!("INFO MAX_THREAD_NUM {MAX_THREADS}")),
+                ])
+            }
+            Command::Nbest(n) => self.nbest(n as usize, at),
+            Command::Unknown(text) => Step::Reply(vec![Response::Unknown(text)]),
+        }
+    }
+
+    fn start(&mut self, width: u64, height: u64) -> Step {
+        let ok = |v: u64| (MIN_SIDE as u64..=MAX_SIDE as u64).contains(&v);
+        if !ok(width) || !ok(height) {
+            return err(format!(
+                "Unsupported size {width}x{height}; use 15 or 20 (supported: {MIN_SIDE} to {MAX_SIDE})"
+            ));
+        }
+        // The hash is kept: Yixin-Board sends START before every search and clears the hash
+        // itself with `yxhashclear` when it wants to.
+        if let Err(e) = self.engine().new_game(width as usize, height as usize) {
+            return err(e.to_string());
+        }
+        self.started = true;
+        self.used_ms = 0;
+        Step::Reply(vec![Response::Ok])
+    }
+
+    fn restart(&mut self) -> Step {
+        if !self.started {
+            return err("RESTART before START; send START n first");
+        }
+        let b = self.engine().game().board();
+        let (w, h) = (b.width() as u64, b.height() as u64);
+        self.start(w, h)
+    }
+
+    /// Checks that a move may be searched for in the current position.
+    fn check_playable(&mut self, what: &str) -> Result<(), String> {
+        if !self.started {
+            return Err(format!("{what} before START; send START n first"));
+        }
+        if let Some(o) = self.engine().game().outcome() {
+            return Err(format!("the game is already over: {}", outcome_text(o)));
+        }
+        Ok(())
+    }
+
+    fn begin(&mut self, at: Instant) -> Step {
+        if let Err(e) = self.check_playable("BEGIN") {
+            return err(e);
+        }
+        let n = self.engine().game().board().stone_count();
+        if n != 0 {
+            return err(format!(
+                "BEGIN on a board with {n} stones; use BOARD to set a position"
+            ));
+        }
+        self.search_move(at)
+    }
+
+    fn turn(&mut self, p: Pos, at: Instant) -> Step {
+        if let Err(e) = self.check_playable("TURN") {
+            return err(e);
+        }
+        if let Err(e) = self.engine().play(p) {
+            return err(format!("TURN {p}: {e}"));
+        }
+        if let Some(o) = self.engine().game().outcome() {
+            return err(format!("the game is over after {p}: {}", outcome_text(o)));
+        }
+        self.search_move(at)
+    }
+
+    fn takeback(&mut self, p: Pos) -> Step {
+        if !self.started {
+            return err("TAKEBACK before START");
+        }
+        match self.engine().game().last_move() {
+            Some(last) if last == p => {
+                let _ = self.engine().undo();
+                Step::Reply(vec![Response::Ok])
+            }
+            Some(last) => err(format!("TAKEBACK {p}: the last stone is {last}")),
+            None => err(format!("TAKEBACK {p}: the board is empty")),
+        }
+    }
+
+    fn play(&mut self, p: Pos) -> Step {
+        if let Err(e) = self.check_playable("PLAY") {
+            return err(e);
+        }
+        match self.engine().play(p) {
+            Ok(()) => Step::Reply(vec![Response::Move(p)]),
+            Err(e) => err(format!("PLAY {p}: {e}")),
+        }
+    }
+
+    /// Builds the game a BOARD block describes, or says why it cannot.
+    fn game_from_stones(&mut self, stones: &[Stone]) -> Result<(Game, usize), String> {
+        let (w, h, rule) = {
+            let g = self.engine().game();
+            (g.board().width(), g.board().height(), g.rule())
+        };
+        let own: Vec<Pos> = stones
+            .iter()
+            .filter(|s| s.field == 1)
+            .map(|s| s.pos)
+            .collect();
+        let opp: Vec<Pos> = stones
+            .iter()
+            .filter(|s| s.field == 2)
+            .map(|s| s.pos)
+            .collect();
+        let marks = stones.len() - own.len() - opp.len();
+        let (black, white) = if own.len() == opp.len() {
+            (own, opp)
+        } else if opp.len() == own.len() + 1 {
+            (opp, own)
+        } else {
+            return Err(format!(
+                "inconsistent stone counts: {} own (1) and {} opponent (2); own must equal opponent or be one less",
+                own.len(),
+                opp.len()
+            ));
+        };
+        // Move order within each colour is kept; the colours alternate, black first.
+        let mut moves = Vec::with_capacity(black.len() + white.len());
+        for (i, &bp) in black.iter().enumerate() {
+            moves.push(bp);
+            if let Some(&wp) = white.get(i) {
+                moves.push(wp);
+            }
+        }
+        let mut game = Game::new(w, h, rule).map_err(|e| e.to_string())?;
+        for (i, &p) in moves.iter().enumerate() {
+            game.play(p).map_err(|e| match e {
+                crate::BoardError::GameOver => format!(
+                    "the game was already decided before stone {} ({p}) in move order",
+                    i + 1
+                ),
+                e => format!("stone {p}: {e}"),
+            })?;
+        }
+        Ok((game, marks))
+    }
+
+    /// Replaces the engine's game with `game`'s moves.
+    fn set_position(&mut self, game: &Game) {
+        let (w, h) = (game.board().width(), game.board().height());
+        let e = self.engine();
+        let placed = e.new_game(w, h).is_ok() && game.moves().iter().all(|&p| e.play(p).is_ok());
+        if !placed {
+            log::error!("could not replay a validated position");
+        }
+    }
+
+    fn board(&mut self, stones: &[Stone], silent: bool, at: Instant) -> Step {
+        let what = if silent { "YXBOARD" } else { "BOARD" };
+        if !self.started {
+            return err(format!("{what} before START; send START n first"));
+        }
+        let (game, marks) = match self.game_from_stones(stones) {
+            Ok(g) => g,
+            Err(e) => return err(format!("{what} rejected, position unchanged: {e}")),
+        };
+        self.set_position(&game);
+        if marks > 0 {
+            self.note(format!(
+                "{marks} continuous-game stones (field 3) ignored; continuous games are not supported"
+            ));
+        }
+        if silent {
+            return Step::Reply(vec![]);
+        }
+        if let Some(o) = self.engine().game().outcome() {
+            return err(format!("the game is already over: {}", outcome_text(o)));
+        }
+        self.search_move(at)
+    }
+
+    fn swap2board(&mut self, stones: Vec<Pos>, at: Instant) -> Step {
+        if !self.started {
+            return err("SWAP2BOARD before START; send START n first");
+        }
+        if ![0, 3, 5].contains(&stones.len()) {
+            return err(format!(
+                "SWAP2BOARD needs 0, 3 or 5 stones, got {}",
+                stones.len()
+            ));
+        }
+        let (w, h, rule) = {
+            let g = self.engine().game();
+            (g.board().width(), g.board().height(), g.rule())
+        };
+        let game = match Game::from_moves(w, h, rule, &stones) {
+            Ok(g) if !g.is_over() => g,
+            Ok(_) => return err("SWAP2BOARD position is already decided"),
+            Err(e) => return err(format!("SWAP2BOARD rejected: {e}")),
+        };
+        let (fallback, fallback_move) = if stones.is_empty() {
+            let first = swap2::candidates(w, h)
+                .into_iter()
+                .next()
+                .unwrap_or_default();
+            (vec![Response::Stones(first)], None)
+        } else {
+            match greedy::best_move(&game) {
+                Some(p) => (vec![Response::Stones(vec![p])], None),
+                None => (vec![Response::Swap], None),
+            }
+        };
+        let limit = self.move_limit_ms();
+        let budget_ms = limit
+            .map(|l| l.saturating_sub(timing::answer_margin_ms(l) * 3) * 3 / 4)
+            .unwrap_or(SWAP2_UNLIMITED_BUDGET_MS);
+        self.job(
+            JobKind::Swap2 { stones, budget_ms },
+            at,
+            limit,
+            fallback,
+            fallback_move,
+        )
+    }
+
+    fn nbest(&mut self, n: usize, at: Instant) -> Step {
+        if let Err(e) = self.check_playable("YXNBEST") {
+            return err(e);
+        }
+        let Some(best) = greedy::best_move(self.engine().game()) else {
+            return err("YXNBEST: the board is full");
+        };
+        let limit = self.move_limit_ms();
+        self.job(
+            JobKind::Nbest(n.min(64)),
+            at,
+            limit,
+            vec![Response::Move(best)],
+            None,
+        )
+    }
+
+    /// Starts a move search (or answers at once when no time is left).
+    fn search_move(&mut self, at: Instant) -> Step {
+        let Some(best) = greedy::best_move(self.engine().game()) else {
+            return err("the board is full");
+        };
+        let limit = self.move_limit_ms();
+        self.job(
+            JobKind::Move,
+            at,
+            limit,
+            vec![Response::Move(best)],
+            Some(best),
+        )
+    }
+
+    fn job(
+        &mut self,
+        kind: JobKind,
+        at: Instant,
+        limit_ms: Option<u64>,
+        fallback: Vec<Response>,
+        fallback_move: Option<Pos>,
+    ) -> Step {
+        let prefix = if kind == JobKind::Move || matches!(kind, JobKind::Swap2 { .. }) {
+            self.take_notes()
+        } else {
+            Vec::new()
+        };
+        let (size, moves) = {
+            let g = self.engine().game();
+            ((g.board().width(), g.board().height()), g.moves().to_vec())
+        };
+        let job = Job {
+            kind,
+            limits: self.limits(),
+            at,
+            deadlines: limit_ms.map(|l| timing::deadlines(at, l)),
+            fallback,
+            fallback_move,
+            prefix,
+            size,
+            moves,
+        };
+        if limit_ms == Some(0) {
+            // No time at all: the precomputed move is the answer.
+            let lines = self.answer_with_fallback(&job);
+            if let Some(p) = job.fallback_move {
+                let _ = self.engine().play(p);
+            }
+            return Step::Reply(lines);
+        }
+        let engine = self.engine.take().expect("engine is home");
+        Step::Search(Box::new(job), engine)
+    }
+
+    /// The fallback answer of a job (the engine did not answer in time).
+    pub fn answer_with_fallback(&mut self, job: &Job) -> Vec<Response> {
+        self.add_used(job);
+        let mut lines = job.prefix.clone();
+        lines.extend(job.fallback.iter().cloned());
+        lines
+    }
+
+    fn add_used(&mut self, job: &Job) {
+        if matches!(job.kind, JobKind::Move | JobKind::Swap2 { .. }) {
+            self.used_ms = self
+                .used_ms
+                .saturating_add(job.at.elapsed().as_millis() as u64);
+        }
+    }
+
+    /// The engine came back after the fallback answer: take it home and play the fallback move.
+    pub fn restore_after_fallback(&mut self, job: &Job, engine: Box<Engine>) {
+        self.engine = Some(engine);
+        if let Some(p) = job.fallback_move {
+            if let Err(e) = self.engine().play(p) {
+                log::error!("fallback move {p} could not be played: {e}");
+            }
+        }
+    }
+
+    /// The engine never came back: build a fresh one with the job's position.
+    pub fn rebuild_engine(&mut self, job: &Job) {
+        log::error!("the search did not return; continuing with a fresh engine");
+        let mut e = Box::new(Engine::new());
+        let (w, h) = job.size;
+        let _ = e.new_game(w, h);
+        self.engine = Some(e);
+        self.sync_engine();
+        let e = self.engine();
+        for &p in &job.moves {
+            let _ = e.play(p);
+        }
+        if let Some(p) = job.fallback_move {
+            let _ = e.play(p);
+        }
+    }
+
+    /// Lines to print for search progress (only in GUI mode).
+    pub fn progress_lines(&self, job: &Job, info: &SearchInfo) -> Vec<Response> {
+        let mut out = Vec::new();
+        if self.realtime() {
+            if let Some(p) = info.pv.first() {
+                out.push(Response::Message(format!("REALTIME BEST {p}")));
+            }
+        }
+        if self.detail() && job.kind == JobKind::Move {
+            out.extend(pv_block(
+                0,
+                1,
+                info.depth,
+                info.seldepth,
+                info.nodes,
+                info.elapsed_ms,
+                info.value,
+                &info.pv,
+            ));
+        }
+        out
+    }
+
+    /// The job finished in time: take the engine home and produce the answer.
+    pub fn finish(&mut self, job: &Job, engine: Box<Engine>, outcome: JobOutcome) -> Vec<Response> {
+        self.engine = Some(engine);
+        self.add_used(job);
+        let mut lines = job.prefix.clone();
+        match outcome {
+            JobOutcome::Move(r) => {
+                let p = match r.best {
+                    Some(p) if is_legal(self.game(), p) => p,
+                    other => {
+                        log::warn!(
+                            "engine answered {other:?}, not a legal move; using the fallback"
+                        );
+                        match job.fallback_move {
+                            Some(p) => p,
+                            None => return self.answer_with_fallback_lines(job, lines),
+                        }
+                    }
+                };
+                if let Err(e) = self.engine().play(p) {
+                    log::error!("our move {p} could not be played: {e}");
+                }
+                lines.push(Response::Move(p));
+            }
+            JobOutcome::Nbest(results) => {
+                let legal: Vec<&SearchResult> = results
+                    .iter()
+                    .filter(|r| r.best.is_some_and(|p| is_legal(self.game(), p)))
+                    .collect();
+                if self.detail() {
+                    let n = legal.len();
+                    for (i, r) in legal.iter().enumerate() {
+                        lines.extend(pv_block(
+                            i,
+                            n,
+                            r.depth,
+                            r.depth,
+                            r.nodes,
+                            r.elapsed_ms,
+                            r.value,
+                            &r.pv,
+                        ));
+                    }
+                }
+                match legal.first().and_then(|r| r.best) {
+                    Some(p) => lines.push(Response::Move(p)),
+                    None => lines.extend(job.fallback.iter().cloned()),
+                }
+            }
+            JobOutcome::Swap2(Answer::Swap) => lines.push(Response::Swap),
+            JobOutcome::Swap2(Answer::Stones(s)) => {
+                let valid = match &job.kind {
+                    JobKind::Swap2 { stones, .. } => {
+                        let (w, h) = job.size;
+                        let shape_ok = match stones.len() {
+                            0 => s.len() == 3,
+                            3 => s.len() == 1 || s.len() == 2,
+                            _ => s.len() == 1,
+                        };
+                        let mut all = stones.clone();
+                        all.extend(&s);
+                        shape_ok && Game::from_moves(w, h, self.settings.rule, &all).is_ok()
+                    }
+                    _ => false,
+                };
+                if valid {
+                    lines.push(Response::Stones(s));
+                } else {
+                    log::warn!("swap2 answer {s:?} is malformed; using the fallback");
+                    lines.extend(job.fallback.iter().cloned());
+                }
+            }
+        }
+        lines
+    }
+
+    fn answer_with_fallback_lines(&mut self, job: &Job, mut lines: Vec<Response>) -> Vec<Response> {
+        lines.extend(job.fallback.iter().cloned());
+        lines
+    }
+}
+
+/// One Yixin-Board analysis block for PV `index` of `count`.
+#[allow(clippy::too_many_arguments)]
+fn pv_block(
+    index: usize,
+    count: usize,
+    depth: Depth,
+    seldepth: Depth,
+    nodes: u64,
+    elapsed_ms: u64,
+    value: Value,
+    pv: &[Pos],
+) -> Vec<Response> {
+    let speed = nodes.saturating_mul(1000) / elapsed_ms.max(1);
+    let line: Vec<String> = pv.iter().map(Pos::to_string).collect();
+    [
+        format!("PV {index}"),
+        format!("NUMPV {count}"),
+        format!("DEPTH {depth}"),
+        format!("SELDEPTH {seldepth}"),
+        format!("NODES {nodes}"),
+        format!("TOTALNODES {nodes}"),
+        format!("TOTALTIME {elapsed_ms}"),
+        format!("SPEED {speed}"),
+        format!("EVAL {value}"),
+        format!("WINRATE {:.4}", win_rate(value)),
+        format!("BESTLINE {}", line.join(" ")),
+        "PV DONE".to_string(),
+    ]
+    .into_iter()
+    .map(Response::Info)
+    .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::command::Parser;
+
+    fn parse(line: &str) -> Command {
+        let mut out = Parser::new().feed(line);
+        assert_eq!(out.len(), 1, "{line}");
+        out.remove(0).unwrap()
+    }
+
+    /// Runs one command; a search is run to completion on this thread.
+    fn run(s: &mut Session, line: &str) -> Vec<String> {
+        let at = Instant::now();
+        let lines = match s.handle(parse(line), at) {
+            Step::Reply(l) => l,
+            Step::Exit => vec![Response::Message("<exit>".into())],
+            Step::Search(job, mut engine) => {
+                let stop = std::sync::atomic::AtomicBool::new(false);
+                let outcome = match &job.kind {
+                    JobKind::Move => {
+                        JobOutcome::Move(engine.think(&job.limits, &stop, &mut |_| {}))
+                    }
+                    JobKind::Nbest(n) => {
+                        JobOutcome::Nbest(engine.think_nbest(&job.limits, *n, &stop, &mut |_| {}))
+                    }
+                    JobKind::Swap2 { stones, budget_ms } => JobOutcome::Swap2(swap2::decide(
+                        &mut engine,
+                        stones,
+                        &job.limits,
+                        *budget_ms,
+                        &stop,
+                    )),
+                };
+                s.finish(&job, engine, outcome)
+            }
+        };
+        lines.iter().map(Response::to_string).collect()
+    }
+
+    fn started() -> Session {
+        let mut s = Session::new();
+        assert_eq!(run(&mut s, "INFO timeout_turn 200"), Vec::<String>::new());
+        assert_eq!(run(&mut s, "START 15"), vec!["OK"]);
+        s
+    }
+
+    fn is_move(line: &str) -> bool {
+        line.parse::<Pos>().is_ok() && !line.contains(' ')
+    }
+
+    #[test]
+    fn start_accepts_the_supported_range_only() {
+        let mut s = Session::new();
+        for ok in [
+            "START 5",
+            "START 15",
+            "START 20",
+            "START 64",
+            "RECTSTART 30,20",
+        ] {
+            assert_eq!(run(&mut s, ok), vec!["OK"], "{ok}");
+        }
+        for bad in ["START 4", "START 65", "RECTSTART 4,20", "RECTSTART 20,65"] {
+            let out = run(&mut s, bad);
+            assert!(
+                out[0].starts_with("ERROR Unsupported size"),
+                "{bad}: {out:?}"
+            );
+            assert!(out[0].contains("15") && out[0].contains("20"), "{out:?}");
+        }
+        // The last good size stays.
+        assert_eq!(s.game().board().width(), 30);
+    }
+
+    #[test]
+    fn board_colours_follow_the_stone_counts() {
+        let mut s = started();
+        // Equal counts: we are black; stones in any order keep their order per colour.
+        assert!(run(&mut s, "YXBOARD 1,1,2 2,2,1 3,3,2 4,4,1 DONE").is_empty());
+        assert_eq!(
+            s.game().moves(),
+            &[
+                Pos::new(2, 2),
+                Pos::new(1, 1),
+                Pos::new(4, 4),
+                Pos::new(3, 3)
+            ]
+        );
+        assert_eq!(s.game().side_to_move(), Color::Black);
+        // One more opponent stone: the opponent is black and we are white.
+        assert!(run(&mut s, "YXBOARD 1,1,2 2,2,1 3,3,2 DONE").is_empty());
+        assert_eq!(
+            s.game().moves(),
+            &[Pos::new(1, 1), Pos::new(2, 2), Pos::new(3, 3)]
+        );
+        assert_eq!(s.game().side_to_move(), Color::White);
+        // Inconsistent counts leave the position alone.
+        let out = run(&mut s, "YXBOARD 1,1,1 2,2,1 DONE");
+        assert!(out[0].starts_with("ERROR YXBOARD rejected, position unchanged: inconsistent"));
+        assert_eq!(s.game().moves().len(), 3);
+        // An empty BOARD means: we are black and move now.
+        let out = run(&mut s, "BOARD DONE");
+        assert_eq!(out.len(), 1);
+        assert!(is_move(&out[0]), "{out:?}");
+        assert_eq!(s.game().moves().len(), 1);
+    }
+
+    #[test]
+    fn info_is_silent_and_problems_come_before_the_next_move() {
+        let mut s = started();
+        for l in [
+            "INFO max_memory 1000",
+            "INFO rule 3",
+            "INFO timeout_turn x",
+            "INFO folder a b c",
+            "INFO unknown_key 1 2 3",
+        ] {
+            assert!(run(&mut s, l).is_empty(), "{l}");
+        }
+        assert_eq!(s.settings.folder.as_deref(), Some("a b c"));
+        assert_eq!(s.settings.rule, Rule::Exact);
+        // Not before OK ...
+        assert_eq!(run(&mut s, "RESTART"), vec!["OK"]);
+        // ... but before the move.
+        let out = run(&mut s, "BEGIN");
+        assert_eq!(out.len(), 4, "{out:?}");
+        assert!(out[..3].iter().all(|l| l.starts_with("MESSAGE ")));
+        assert!(is_move(&out[3]));
+        // Only once.
+        let out = run(&mut s, "TURN 0,0");
+        assert_eq!(out.len(), 1);
+        assert!(is_move(&out[0]));
+    }
+
+    #[test]
+    fn move_requests_play_our_answer_and_takeback_undoes() {
+        let mut s = started();
+        let first = run(&mut s, "BEGIN");
+        assert!(is_move(&first[0]));
+        let ours: Pos = first[0].parse().unwrap();
+        assert_eq!(s.game().moves(), &[ours]);
+        assert!(run(&mut s, "BEGIN")[0].starts_with("ERROR BEGIN on a board with 1 stones"));
+        let out = run(&mut s, "TURN 0,0");
+        let second: Pos = out[0].parse().unwrap();
+        assert_eq!(s.game().moves(), &[ours, Pos::new(0, 0), second]);
+        assert!(run(&mut s, "TAKEBACK 0,0")[0].starts_with("ERROR TAKEBACK 0,0: the last stone is"));
+        assert_eq!(run(&mut s, &format!("TAKEBACK {second}")), vec!["OK"]);
+        assert_eq!(run(&mut s, "TAKEBACK 0,0"), vec!["OK"]);
+        assert_eq!(run(&mut s, "PLAY 3,3"), vec!["3,3"]);
+        assert_eq!(s.game().moves(), &[ours, Pos::new(3, 3)]);
+    }
+
+    #[test]
+    fn zero_time_answers_without_searching() {
+        let mut s = started();
+        assert!(run(&mut s, "INFO timeout_turn 0").is_empty());
+        match s.handle(parse("BEGIN"), Instant::now()) {
+            Step::Reply(lines) => {
+                assert_eq!(lines.len(), 1);
+                assert!(matches!(lines[0], Response::Move(_)));
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(s.game().moves().len(), 1);
+        assert!(run(&mut s, "INFO timeout_turn 100").is_empty());
+        assert!(run(&mut s, "INFO time_left -5").is_empty());
+        assert!(matches!(
+            s.handle(parse("TURN 0,0"), Instant::now()),
+            Step::Reply(_)
+        ));
+    }
+
+    #[test]
+    fn commands_before_start_and_after_the_end_are_errors() {
+        let mut s = Session::new();
+        for l in [
+            "BEGIN",
+            "TURN 1,1",
+            "BOARD DONE",
+            "TAKEBACK 1,1",
+            "PLAY 1,1",
+            "RESTART",
+            "SWAP2BOARD DONE",
+            "YXNBEST 1",
+        ] {
+            let out = run(&mut s, l);
+            assert_eq!(out.len(), 1, "{l}");
+            assert!(
+                out[0].starts_with("ERROR ") && out[0].contains("START"),
+                "{l}: {out:?}"
+            );
+        }
+        let mut s = started();
+        assert!(run(
+            &mut s,
+            "YXBOARD 0,0,2 9,9,1 1,0,2 9,11,1 2,0,2 11,9,1 3,0,2 11,11,1 DONE"
+        )
+        .is_empty());
+        assert_eq!(run(&mut s, "PLAY 14,0"), vec!["14,0"]);
+        assert!(run(&mut s, "TURN 4,0")[0]
+            .starts_with("ERROR the game is over after 4,0: white has won"));
+        assert!(run(&mut s, "TURN 5,5")[0].starts_with("ERROR the game is already over"));
+        assert_eq!(s.game().moves().len(), 10);
+    }
+
+    #[test]
+    fn swap2_answers_have_the_right_shape() {
+        let mut s = started();
+        let out = run(&mut s, "SWAP2BOARD DONE");
+        assert_eq!(out.len(), 1);
+        let stones: Vec<Pos> = out[0].split(' ').map(|t| t.parse().unwrap()).collect();
+        assert_eq!(stones.len(), 3);
+        assert!(Game::from_moves(15, 15, Rule::Freestyle, &stones).is_ok());
+        let out = run(&mut s, "SWAP2BOARD 7,7 8,7 9,9 DONE");
+        assert_eq!(out.len(), 1);
+        let two_ok = out[0]
+            .split_once(' ')
+            .is_some_and(|(a, b)| is_move(a) && is_move(b));
+        assert!(out[0] == "SWAP" || is_move(&out[0]) || two_ok, "{out:?}");
+        let out = run(&mut s, "SWAP2BOARD 7,7 8,7 9,9 3,3 4,4 DONE");
+        assert_eq!(out.len(), 1);
+        assert!(out[0] == "SWAP" || is_move(&out[0]), "{out:?}");
+        assert_eq!(
+            run(&mut s, "SWAP2BOARD 7,7 DONE"),
+            vec!["ERROR SWAP2BOARD needs 0, 3 or 5 stones, got 1"]
+        );
+        // The game itself is untouched by SWAP2BOARD.
+        assert!(s.game().moves().is_empty());
+    }
+
+    #[test]
+    fn gui_output_only_after_the_gui_asked() {
+        let mut s = started();
+        let info = SearchInfo {
+            depth: 3,
+            seldepth: 5,
+            nodes: 1000,
+            elapsed_ms: 10,
+            value: Value(40),
+            pv: vec![Pos::new(7, 7), Pos::new(8, 8)],
+        };
+        let job = Job {
+            kind: JobKind::Move,
+            limits: Limits::default(),
+            at: Instant::now(),
+            deadlines: None,
+            fallback: vec![],
+            fallback_move: None,
+            prefix: vec![],
+            size: (15, 15),
+            moves: vec![],
+        };
+        assert!(s.progress_lines(&job, &info).is_empty());
+        s.apply_info(Info::ShowDetail(1));
+        let lines: Vec<String> = s
+            .progress_lines(&job, &info)
+            .iter()
+            .map(|r| r.to_string())
+            .collect();
+        assert_eq!(lines, vec!["MESSAGE REALTIME BEST 7,7"]);
+        s.apply_info(Info::ShowDetail(0));
+        assert!(s.progress_lines(&job, &info).is_empty());
+        let shown = run(&mut s, "YXSHOWINFO");
+        assert!(shown.iter().all(|l| l.starts_with("MESSAGE ")));
+        let lines: Vec<String> = s
+            .progress_lines(&job, &info)
+            .iter()
+            .map(|r| r.to_string())
+            .collect();
+        assert_eq!(lines[1], "INFO PV 0");
+        assert!(lines.contains(&"INFO BESTLINE 7,7 8,8".to_string()));
+        assert!(lines.contains(&"INFO EVAL 40".to_string()));
+        assert_eq!(lines.last().unwrap(), "INFO PV DONE");
+    }
+
+    #[test]
+    fn win_rates() {
+        assert_eq!(win_rate(Value::ZERO), 0.5);
+        assert!(win_rate(Value(400)) > 0.7);
+        assert_eq!(win_rate(Value::mate_in(3)), 1.0);
+        assert_eq!(win_rate(Value::mated_in(3)), 0.0);
+    }
+}
