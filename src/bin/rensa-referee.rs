@@ -720,9 +720,10 @@ fn demo(out: Option<PathBuf>) -> anyhow::Result<ExitCode> {
     let (engine, engine_args) = sibling_engine()?;
     let out = out
         .unwrap_or_else(|| std::env::temp_dir().join(format!("rensa-demo-{}", std::process::id())));
+    // Fast enough that 4 games at 2 at a time end in seconds even if every move used its budget.
     let time = TimeControl {
-        turn_ms: 300,
-        match_ms: 10_000,
+        turn_ms: 100,
+        match_ms: 3_000,
         increment_ms: 0,
         tolerance_ms: 1000,
     };
@@ -745,7 +746,10 @@ fn demo(out: Option<PathBuf>) -> anyhow::Result<ExitCode> {
         tournament: Tournament::Match,
         games_per_pairing: 4,
         settings: GameSettings::new(15, 15, Rule::Freestyle),
-        openings: Vec::new(),
+        openings: openings::builtin_openings(Rule::Freestyle, 15, 15)
+            .into_iter()
+            .map(|o| o.moves)
+            .collect(),
         shuffle_seed: None,
         transform: false,
         concurrency: 2,
