@@ -1,8 +1,824 @@
-//! `rensa-referee`: plays protocol engines against each other and judges game records.
+//! `rensa-referee`: plays Gomocup-protocol engines against each other (match, gauntlet, round
+//! robin) and judges game records. A thin shell: parse arguments, build a
+//! [`rensa::referee::runner::RunConfig`], run, map the outcome to an exit code.
 //!
-//! Placeholder: the referee work fills this in.
+//! Exit codes: 0 done, 1 runtime error (bad opening file, unwritable output, bad game text),
+//! 2 usage error, 130 interrupted by Ctrl-C (records so far are kept; continue with `--resume`).
 
-fn main() -> anyhow::Result<()> {
-    eprintln!("rensa-referee: not implemented yet");
-    std::process::exit(2);
+use anyhow::{anyhow, bail, Context};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
+use rensa::board::Game;
+use rensa::pos::{parse_algebraic, Pos};
+use rensa::referee::game::{parse_move_line, probe_name, EngineConfig, GameSettings, TimeControl};
+use rensa::referee::openings;
+use rensa::referee::process::EngineCommand;
+use rensa::referee::record::GameRecord;
+use rensa::referee::runner::{self, RunConfig, Tournament};
+use rensa::referee::stats::{self, Sprt, SprtDecision};
+use rensa::types::Rule;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+
+#[derive(Parser)]
+#[command(
+    name = "rensa-referee",
+    version,
+    about = "Plays Gomocup-protocol engines against each other and judges games",
+    after_help = "Engines: --engine <SPEC>... where SPEC tokens are a program path (or cmd=PATH), \
+then optional arg=ARG (repeatable), name=NAME, dir=WORKDIR, turn-ms=N, match-ms=N, inc-ms=N, \
+info=KEY=VALUE (repeatable). Example: --engine ./pbrain-a name=A turn-ms=2000 --engine ./pbrain-b"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Two engines against each other (the first two --engine options).
+    Match(RunArgs),
+    /// The first engine against each of the others.
+    Gauntlet(RunArgs),
+    /// Every engine against every other.
+    #[command(alias = "rr")]
+    RoundRobin(RunArgs),
+    /// Judge a game: who won, why, at which move (or unfinished).
+    Judge(JudgeArgs),
+    /// A short match of two pbrain-rensa engines found next to this executable.
+    Demo {
+        /// Output directory (default: a fresh directory under the system temp dir).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+    /// Runs the built-in Rensa engine on stdin/stdout (the demo's fallback when pbrain-rensa is
+    /// not built next to the referee).
+    #[command(hide = true)]
+    Engine,
+}
+
+#[derive(Args, Clone)]
+struct RunArgs {
+    /// An engine: its program path (or cmd=PATH), then optional tokens arg=ARG (repeatable),
+    /// name=NAME, dir=WORKDIR, turn-ms=N, match-ms=N, inc-ms=N, info=KEY=VALUE (repeatable).
+    /// Repeat --engine for each engine.
+    // clap's derive flattens repeated `--engine a b --engine c` into one list; `main` regroups the
+    // occurrences into `engines`.
+    #[arg(
+        long = "engine",
+        num_args = 1..,
+        required = true,
+        value_name = "SPEC",
+        action = clap::ArgAction::Append
+    )]
+    engine: Vec<String>,
+    #[arg(skip)]
+    engines: Vec<Vec<String>>,
+    /// Games per pairing (played in colour-swapped pairs; odd counts are rounded up).
+    #[arg(long, default_value_t = 2)]
+    games: usize,
+    /// freestyle, standard, renju, caro (exact five, value 9) or caro8; or a protocol number.
+    #[arg(long, default_value = "freestyle")]
+    rule: String,
+    /// Board size: N or WxH.
+    #[arg(long, default_value = "15")]
+    size: String,
+    /// Per-move limit in ms (0 = none, only the match clock).
+    #[arg(long, default_value_t = 5000)]
+    turn_ms: u64,
+    /// Whole-game budget per engine in ms (0 = unlimited).
+    #[arg(long, default_value_t = 120_000)]
+    match_ms: u64,
+    /// Fischer increment added to the match clock after each move, in ms.
+    #[arg(long, default_value_t = 0)]
+    inc_ms: u64,
+    /// Grace added to every deadline, in ms (Gomocup: 1000).
+    #[arg(long, default_value_t = 1000)]
+    tolerance_ms: u64,
+    /// Opening file: one opening per line, offset (`0,0, 1,0`) or h8 (`h8i9`) form; '#' comments.
+    #[arg(long)]
+    openings: Option<PathBuf>,
+    /// Start every game from the empty board (no openings).
+    #[arg(long, conflicts_with = "openings")]
+    no_openings: bool,
+    /// Shuffle the opening order (the seed is printed; pass --seed to repeat it).
+    #[arg(long)]
+    shuffle: bool,
+    /// Seed for --shuffle.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// After each pass through the openings, replay them under the next board symmetry (8).
+    #[arg(long)]
+    transform: bool,
+    /// Stop when a sequential probability ratio test over game pairs decides:
+    /// ELO0,ELO1,ALPHA,BETA, e.g. 0,10,0.05,0.05 (two-engine matches only).
+    #[arg(long, value_name = "ELO0,ELO1,ALPHA,BETA")]
+    sprt: Option<String>,
+    /// Gomocup swap2 opening phase (SWAP2BOARD) instead of fixed openings.
+    #[arg(long, conflicts_with_all = ["openings"])]
+    swap2: bool,
+    /// Draw once N stones are on the board.
+    #[arg(long)]
+    draw_after: Option<usize>,
+    /// Renju: no draw at size²−25 stones (the Gomocup cut-off is on by default).
+    #[arg(long)]
+    no_renju_cutoff: bool,
+    /// Send BOARD before every move instead of TURN.
+    #[arg(long)]
+    board_every_move: bool,
+    /// Announced INFO max_memory in bytes (0 = no cap).
+    #[arg(long, default_value_t = rensa::referee::game::GOMOCUP_MAX_MEMORY_BYTES)]
+    max_memory_bytes: u64,
+    /// Score an engine whose process tree exceeds max_memory after a move as a crash (Linux).
+    #[arg(long)]
+    enforce_memory: bool,
+    /// Suspend engines (SIGSTOP) between their turns, like Gomocup (unix).
+    #[arg(long)]
+    suspend: bool,
+    /// Restart engine processes for every game (Gomocup style) instead of reusing them.
+    #[arg(long)]
+    restart_per_game: bool,
+    /// Games played at the same time (each with its own engine processes).
+    #[arg(long, default_value_t = 1)]
+    concurrency: usize,
+    /// Output directory (default: rensa-match-<unix time>).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Continue the run recorded in --out, playing only the missing games.
+    #[arg(long, requires = "out")]
+    resume: bool,
+    /// Write a timestamped protocol log per game into <out>/logs.
+    #[arg(long)]
+    log_protocol: bool,
+    /// INFO folder base directory (each engine gets a subfolder).
+    #[arg(long)]
+    folder: Option<PathBuf>,
+    /// Send LF line endings instead of CR LF.
+    #[arg(long)]
+    lf: bool,
+    /// Let engines' stderr through.
+    #[arg(long)]
+    engine_stderr: bool,
+    /// How long to wait for ABOUT when an engine has no name=, in ms.
+    #[arg(long, default_value_t = 2000)]
+    about_timeout_ms: u64,
+    /// No live progress line.
+    #[arg(long)]
+    quiet: bool,
+}
+
+#[derive(Args)]
+struct JudgeArgs {
+    /// Moves: `7,7 8,8 9,9` or `h8i9j10`. Omit to read --file.
+    moves: Vec<String>,
+    /// Read the moves from a file ('#' starts a comment).
+    #[arg(long)]
+    file: Option<PathBuf>,
+    #[arg(long, default_value = "freestyle")]
+    rule: String,
+    /// Board size: N or WxH.
+    #[arg(long, default_value = "15")]
+    size: String,
+    /// Also print black's forbidden points in the final position (renju).
+    #[arg(long)]
+    forbidden: bool,
+}
+
+fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("off"))
+        .target(env_logger::Target::Stderr)
+        .init();
+    let matches = Cli::command().get_matches();
+    let cli = match Cli::from_arg_matches(&matches) {
+        Ok(c) => c,
+        Err(e) => e.exit(),
+    };
+    // clap's derive flattens repeated `--engine a b --engine c` into one list; regroup it.
+    let groups: Vec<Vec<String>> = matches
+        .subcommand()
+        .and_then(|(_, m)| m.get_occurrences::<String>("engine"))
+        .map(|occ| occ.map(|o| o.cloned().collect()).collect())
+        .unwrap_or_default();
+    let with_groups = |mut a: RunArgs| {
+        a.engines = groups.clone();
+        a
+    };
+    install_interrupt_handler();
+    let result = match cli.command {
+        Cmd::Match(a) => run_tournament(Tournament::Match, with_groups(a)),
+        Cmd::Gauntlet(a) => run_tournament(Tournament::Gauntlet, with_groups(a)),
+        Cmd::RoundRobin(a) => run_tournament(Tournament::RoundRobin, with_groups(a)),
+        Cmd::Judge(a) => judge(a),
+        Cmd::Demo { out } => demo(out),
+        Cmd::Engine => {
+            rensa::protocol::run(std::io::BufReader::new(std::io::stdin()), std::io::stdout())
+                .map(|_| ExitCode::SUCCESS)
+                .map_err(anyhow::Error::from)
+        }
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("rensa-referee: {e:#}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+#[cfg(unix)]
+fn install_interrupt_handler() {
+    extern "C" fn on_sigint(_: libc::c_int) {
+        rensa::referee::process::request_interrupt();
+        // A second Ctrl-C kills the referee at once.
+        // SAFETY: signal(2) is async-signal-safe.
+        unsafe {
+            libc::signal(libc::SIGINT, libc::SIG_DFL);
+        }
+    }
+    // SAFETY: the handler only stores to an atomic and resets the disposition, both
+    // async-signal-safe.
+    unsafe {
+        libc::signal(libc::SIGINT, on_sigint as *const () as libc::sighandler_t);
+    }
+}
+
+#[cfg(not(unix))]
+fn install_interrupt_handler() {}
+
+/// `15` or `20x15`.
+fn parse_size(text: &str) -> anyhow::Result<(usize, usize)> {
+    let t = text.trim().to_ascii_lowercase();
+    let (w, h) = match t.split_once('x') {
+        Some((w, h)) => (w.trim().parse()?, h.trim().parse()?),
+        None => {
+            let n = t.parse()?;
+            (n, n)
+        }
+    };
+    if !(rensa::pos::MIN_SIDE..=rensa::pos::MAX_SIDE).contains(&w)
+        || !(rensa::pos::MIN_SIDE..=rensa::pos::MAX_SIDE).contains(&h)
+    {
+        bail!(
+            "board size {w}x{h} is outside {}..{}",
+            rensa::pos::MIN_SIDE,
+            rensa::pos::MAX_SIDE
+        );
+    }
+    Ok((w, h))
+}
+
+fn parse_rule(text: &str) -> anyhow::Result<Rule> {
+    Rule::parse(text).ok_or_else(|| anyhow!("unknown rule '{text}'"))
+}
+
+/// One `--engine` specification, before its name is known.
+struct EngineSpec {
+    command: EngineCommand,
+    name: Option<String>,
+    time: TimeControl,
+    info: Vec<(String, String)>,
+}
+
+fn parse_engine_spec(tokens: &[String], base: TimeControl) -> anyhow::Result<EngineSpec> {
+    let mut program: Option<PathBuf> = None;
+    let mut spec = EngineSpec {
+        command: EngineCommand {
+            program: PathBuf::new(),
+            args: Vec::new(),
+            dir: None,
+            show_stderr: false,
+        },
+        name: None,
+        time: base,
+        info: Vec::new(),
+    };
+    for t in tokens {
+        let kv = t.split_once('=');
+        let ms = |v: &str| -> anyhow::Result<u64> {
+            v.parse()
+                .with_context(|| format!("'{t}': expected a number of ms"))
+        };
+        match kv {
+            Some(("cmd", v)) => program = Some(PathBuf::from(v)),
+            Some(("arg", v)) => spec.command.args.push(v.to_string()),
+            Some(("name", v)) => spec.name = Some(v.to_string()),
+            Some(("dir", v)) => spec.command.dir = Some(PathBuf::from(v)),
+            Some(("turn-ms", v)) => spec.time.turn_ms = ms(v)?,
+            Some(("match-ms", v)) => spec.time.match_ms = ms(v)?,
+            Some(("inc-ms", v)) => spec.time.increment_ms = ms(v)?,
+            Some(("info", v)) => {
+                let (k, val) = v
+                    .split_once('=')
+                    .ok_or_else(|| anyhow!("'{t}': expected info=KEY=VALUE"))?;
+                spec.info.push((k.to_string(), val.to_string()));
+            }
+            _ if program.is_none() => program = Some(PathBuf::from(t)),
+            _ => spec.command.args.push(t.clone()),
+        }
+    }
+    spec.command.program = program.ok_or_else(|| anyhow!("--engine needs a program path"))?;
+    if spec.time.turn_ms == 0 && spec.time.match_ms == 0 {
+        bail!(
+            "engine {}: turn-ms and match-ms cannot both be 0 (every wait needs a deadline)",
+            spec.command.program.display()
+        );
+    }
+    Ok(spec)
+}
+
+/// Display names: given, else ABOUT's name, else the file name; made unique with `-2`, `-3`...
+fn name_engines(specs: Vec<EngineSpec>, about_timeout: Duration) -> Vec<EngineConfig> {
+    let mut used: Vec<String> = Vec::new();
+    specs
+        .into_iter()
+        .map(|s| {
+            let base = s
+                .name
+                .clone()
+                .or_else(|| probe_name(&s.command, about_timeout))
+                .unwrap_or_else(|| {
+                    s.command
+                        .program
+                        .file_stem()
+                        .map(|f| f.to_string_lossy().into_owned())
+                        .unwrap_or_else(|| "engine".into())
+                });
+            let mut name = base.clone();
+            let mut k = 2;
+            while used.contains(&name) {
+                name = format!("{base}-{k}");
+                k += 1;
+            }
+            used.push(name.clone());
+            EngineConfig {
+                name,
+                command: s.command,
+                time: s.time,
+                extra_info: s.info,
+            }
+        })
+        .collect()
+}
+
+/// The openings of a run: the given file, else the shipped balanced set for the rule (none with
+/// --no-openings or --swap2). Unplayable openings are reported and skipped.
+fn load_openings(
+    a: &RunArgs,
+    width: usize,
+    height: usize,
+    rule: Rule,
+) -> anyhow::Result<Vec<Vec<Pos>>> {
+    if a.no_openings || a.swap2 {
+        return Ok(Vec::new());
+    }
+    let list = match &a.openings {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read openings {}", path.display()))?;
+            openings::parse_openings(&text, width, height)
+                .map_err(|e| anyhow!("{}: {e}", path.display()))?
+        }
+        None => openings::builtin_openings(rule, width, height),
+    };
+    let total = list.len();
+    let good: Vec<Vec<Pos>> = list
+        .into_iter()
+        .enumerate()
+        .filter_map(
+            |(i, o)| match openings::check_playable(rule, width, height, &o.moves) {
+                Ok(()) => Some(o.moves),
+                Err(e) => {
+                    eprintln!("rensa-referee: opening {} skipped: {e}", i + 1);
+                    None
+                }
+            },
+        )
+        .collect();
+    if total > 0 && good.is_empty() {
+        bail!("no playable opening");
+    }
+    Ok(good)
+}
+
+/// `0,10,0.05,0.05`.
+fn parse_sprt(text: &str) -> anyhow::Result<Sprt> {
+    let v: Vec<f64> = text
+        .split(',')
+        .map(|t| t.trim().parse::<f64>())
+        .collect::<Result<_, _>>()
+        .map_err(|_| anyhow!("--sprt expects ELO0,ELO1,ALPHA,BETA, got '{text}'"))?;
+    let [elo0, elo1, alpha, beta] = v[..] else {
+        bail!("--sprt expects four numbers ELO0,ELO1,ALPHA,BETA, got '{text}'");
+    };
+    let p = |x: f64| x > 0.0 && x < 0.5;
+    if elo0 >= elo1 || !p(alpha) || !p(beta) {
+        bail!("--sprt needs ELO0 < ELO1 and 0 < ALPHA, BETA < 0.5");
+    }
+    Ok(Sprt {
+        elo0,
+        elo1,
+        alpha,
+        beta,
+    })
+}
+
+fn build_config(tournament: Tournament, a: &RunArgs) -> anyhow::Result<RunConfig> {
+    let (width, height) = parse_size(&a.size)?;
+    let rule = parse_rule(&a.rule)?;
+    let base = TimeControl {
+        turn_ms: a.turn_ms,
+        match_ms: a.match_ms,
+        increment_ms: a.inc_ms,
+        tolerance_ms: a.tolerance_ms,
+    };
+    let specs = a
+        .engines
+        .iter()
+        .map(|t| {
+            let mut s = parse_engine_spec(t, base)?;
+            s.command.show_stderr = a.engine_stderr;
+            Ok(s)
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let needed = if tournament == Tournament::Match {
+        2
+    } else {
+        2.max(specs.len())
+    };
+    if specs.len() < 2 || (tournament == Tournament::Match && specs.len() != needed) {
+        bail!("a match needs exactly two --engine options, a tournament at least two");
+    }
+    let mut settings = GameSettings::new(width, height, rule);
+    settings.swap2 = a.swap2;
+    if a.no_renju_cutoff {
+        settings.draw_after = None;
+    }
+    if a.draw_after.is_some() {
+        settings.draw_after = a.draw_after;
+    }
+    settings.board_every_move = a.board_every_move;
+    settings.max_memory_bytes = a.max_memory_bytes;
+    settings.enforce_memory = a.enforce_memory;
+    settings.suspend = a.suspend;
+    settings.restart_per_game = a.restart_per_game;
+    settings.folder = a.folder.clone();
+    settings.lf_line_endings = a.lf;
+    let openings = load_openings(a, width, height, rule)?;
+    if !openings.is_empty() {
+        eprintln!(
+            "rensa-referee: {} openings from {}",
+            openings.len(),
+            a.openings
+                .as_ref()
+                .map(|p| p.display().to_string())
+                .unwrap_or_else(|| format!("the built-in {rule} set"))
+        );
+    }
+    let seed_file = a.out.as_ref().map(|d| d.join(runner::SEED_FILE));
+    let recorded_seed = match (&seed_file, a.resume) {
+        (Some(f), true) => std::fs::read_to_string(f)
+            .ok()
+            .and_then(|t| t.trim().parse::<u64>().ok()),
+        _ => None,
+    };
+    let shuffle_seed = (a.shuffle || a.seed.is_some()).then(|| {
+        a.seed.or(recorded_seed).unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_nanos() as u64)
+                .unwrap_or(1)
+        })
+    });
+    if let Some(seed) = shuffle_seed {
+        eprintln!("rensa-referee: opening shuffle seed {seed} (repeat with --seed {seed})");
+    }
+    let out_dir = a.out.clone().unwrap_or_else(|| {
+        let secs = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_secs())
+            .unwrap_or(0);
+        PathBuf::from(format!("rensa-match-{secs}"))
+    });
+    let engines = name_engines(specs, Duration::from_millis(a.about_timeout_ms));
+    Ok(RunConfig {
+        engines,
+        tournament,
+        games_per_pairing: a.games.max(1),
+        settings,
+        openings,
+        shuffle_seed,
+        transform: a.transform,
+        concurrency: a.concurrency.max(1),
+        out_dir: Some(out_dir),
+        log_protocol: a.log_protocol,
+        resume: a.resume,
+        progress: !a.quiet,
+    })
+}
+
+fn run_tournament(tournament: Tournament, a: RunArgs) -> anyhow::Result<ExitCode> {
+    let sprt = a.sprt.as_deref().map(parse_sprt).transpose()?;
+    if sprt.is_some() && tournament != Tournament::Match {
+        bail!("--sprt works with two-engine matches only");
+    }
+    let config = build_config(tournament, &a)?;
+    execute(&config, sprt)
+}
+
+/// The SPRT state after `records`: whether it decided, and a progress-line text.
+fn sprt_state(sprt: &Sprt, records: &[GameRecord], a: &str, b: &str) -> (bool, String) {
+    let p = stats::pentanomial_for(records, a, b);
+    let (lo, hi) = sprt.bounds();
+    let verdict = match sprt.decide(&p) {
+        SprtDecision::Continue => "",
+        SprtDecision::AcceptH0 => " H0 accepted",
+        SprtDecision::AcceptH1 => " H1 accepted",
+    };
+    (
+        !verdict.is_empty(),
+        format!("  LLR {:.2} ({:.2}, {:.2}){verdict}", sprt.llr(&p), lo, hi),
+    )
+}
+
+fn execute(config: &RunConfig, sprt: Option<Sprt>) -> anyhow::Result<ExitCode> {
+    let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
+    let out = config.out_dir.clone().unwrap_or_default();
+    eprintln!(
+        "rensa-referee: {} on {}x{} {}, engines {}, output {}",
+        match config.tournament {
+            Tournament::Match => "match",
+            Tournament::Gauntlet => "gauntlet",
+            Tournament::RoundRobin => "round robin",
+        },
+        config.settings.width,
+        config.settings.height,
+        config.settings.rule,
+        names.join(", "),
+        out.display()
+    );
+    let summary = runner::run(config, |records| match &sprt {
+        Some(s) => sprt_state(s, records, &names[0], &names[1]),
+        None => (false, String::new()),
+    })
+    .map_err(|e| anyhow!(e))?;
+    let mut table = stats::results_table(&summary.records);
+    if let Some(s) = &sprt {
+        let (_, state) = sprt_state(s, &summary.records, &names[0], &names[1]);
+        table.push_str(&format!(
+            "SPRT elo0 {} elo1 {} alpha {} beta {}:{state}\n",
+            s.elo0, s.elo1, s.alpha, s.beta
+        ));
+    }
+    println!("{table}");
+    println!(
+        "{} of {} games recorded ({} played now in {}); records in {}",
+        summary.records.len(),
+        summary.scheduled,
+        summary.played_now,
+        runner::format_duration(summary.elapsed.as_secs_f64()),
+        out.display()
+    );
+    for (i, why) in &summary.skipped {
+        println!("game {i} skipped: {why}");
+    }
+    if let Err(e) = runner::write_results(&out, &table) {
+        eprintln!("rensa-referee: cannot write results: {e}");
+    }
+    Ok(if summary.interrupted {
+        eprintln!(
+            "rensa-referee: interrupted; continue with --resume --out {}",
+            out.display()
+        );
+        ExitCode::from(130)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// Reads `7,7 8,8` / `7,7;8,8` or `h8i9j10` move text.
+fn parse_moves(text: &str) -> anyhow::Result<Vec<Pos>> {
+    let cleaned: String = text
+        .lines()
+        .map(|l| l.split('#').next().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let tokens: Vec<&str> = cleaned
+        .split(|c: char| c.is_whitespace() || c == ';')
+        .filter(|t| !t.is_empty())
+        .collect();
+    if tokens.iter().any(|t| t.contains(','))
+        && !tokens
+            .iter()
+            .any(|t| t.chars().any(|c| c.is_ascii_alphabetic()))
+    {
+        tokens
+            .iter()
+            .map(|t| {
+                let (x, y) = parse_move_line(t).ok_or_else(|| anyhow!("'{t}' is not x,y"))?;
+                Pos::try_new(x, y).ok_or_else(|| anyhow!("'{t}' is off any board"))
+            })
+            .collect()
+    } else {
+        parse_algebraic(&cleaned).map_err(|e| anyhow!("{e}"))
+    }
+}
+
+fn judge(a: JudgeArgs) -> anyhow::Result<ExitCode> {
+    let (width, height) = parse_size(&a.size)?;
+    let rule = parse_rule(&a.rule)?;
+    let text = match &a.file {
+        Some(f) => {
+            std::fs::read_to_string(f).with_context(|| format!("cannot read {}", f.display()))?
+        }
+        None => a.moves.join(" "),
+    };
+    let moves = parse_moves(&text)?;
+    print!("{}", judge_text(&moves, width, height, rule, a.forbidden));
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The judge's report for a move list.
+fn judge_text(moves: &[Pos], width: usize, height: usize, rule: Rule, forbidden: bool) -> String {
+    let mut out = format!("{width}x{height} {rule}, {} moves given\n", moves.len());
+    let mut game = match Game::new(width, height, rule) {
+        Ok(g) => g,
+        Err(e) => return format!("{out}error: {e}\n"),
+    };
+    for (i, &p) in moves.iter().enumerate() {
+        let color = game.side_to_move();
+        match game.play(p) {
+            Ok(_) => {}
+            Err(rensa::BoardError::GameOver) => {
+                out.push_str(&format!(
+                    "note: the game was already over; {} later move(s) ignored\n",
+                    moves.len() - i
+                ));
+                break;
+            }
+            Err(e) => {
+                out.push_str(&format!(
+                    "result: {} wins: {color} move {} ({p}) is illegal: {e}\n",
+                    color.opponent(),
+                    i + 1
+                ));
+                return out;
+            }
+        }
+    }
+    match game.outcome() {
+        Some(o) => {
+            let line: Vec<String> = o.line.iter().map(|p| p.to_string()).collect();
+            match o.winner {
+                Some(w) => out.push_str(&format!(
+                    "result: {w} wins by {} at move {} ({})\n",
+                    o.reason,
+                    o.moves,
+                    line.join(" ")
+                )),
+                None => out.push_str(&format!("result: draw at move {}\n", o.moves)),
+            }
+        }
+        None => out.push_str(&format!(
+            "result: unfinished, {} to move\n",
+            game.side_to_move()
+        )),
+    }
+    if forbidden {
+        let pts = game.forbidden_points();
+        let list: Vec<String> = pts.iter().map(|p| p.to_string()).collect();
+        out.push_str(&format!(
+            "forbidden for black: {}\n",
+            if list.is_empty() {
+                "none".to_string()
+            } else {
+                list.join(" ")
+            }
+        ));
+    }
+    out
+}
+
+/// The `pbrain-rensa` executable next to this one; if it is not built there (e.g. after
+/// `cargo run --bin rensa-referee`), this executable's hidden `engine` subcommand, which runs the
+/// same engine code.
+fn sibling_engine() -> anyhow::Result<(PathBuf, Vec<String>)> {
+    let exe = std::env::current_exe().context("cannot locate the referee executable")?;
+    let dir = exe.parent().unwrap_or(Path::new("."));
+    let path = dir.join(format!("pbrain-rensa{}", std::env::consts::EXE_SUFFIX));
+    if path.exists() {
+        Ok((path, Vec::new()))
+    } else {
+        eprintln!(
+            "rensa-referee: {} not found; using the engine built into the referee",
+            path.display()
+        );
+        Ok((exe, vec!["engine".to_string()]))
+    }
+}
+
+fn demo(out: Option<PathBuf>) -> anyhow::Result<ExitCode> {
+    let (engine, engine_args) = sibling_engine()?;
+    let out = out
+        .unwrap_or_else(|| std::env::temp_dir().join(format!("rensa-demo-{}", std::process::id())));
+    // Fast enough that 4 games at 2 at a time end in seconds even if every move used its budget.
+    let time = TimeControl {
+        turn_ms: 100,
+        match_ms: 3_000,
+        increment_ms: 0,
+        tolerance_ms: 1000,
+    };
+    let specs = ["A", "B"]
+        .map(|n| EngineSpec {
+            command: EngineCommand {
+                program: engine.clone(),
+                args: engine_args.clone(),
+                dir: None,
+                show_stderr: false,
+            },
+            name: Some(format!("rensa-{n}")),
+            time,
+            info: Vec::new(),
+        })
+        .into_iter()
+        .collect();
+    let config = RunConfig {
+        engines: name_engines(specs, Duration::from_millis(1000)),
+        tournament: Tournament::Match,
+        games_per_pairing: 4,
+        settings: GameSettings::new(15, 15, Rule::Freestyle),
+        openings: openings::builtin_openings(Rule::Freestyle, 15, 15)
+            .into_iter()
+            .map(|o| o.moves)
+            .collect(),
+        shuffle_seed: None,
+        transform: false,
+        concurrency: 2,
+        out_dir: Some(out),
+        log_protocol: true,
+        resume: false,
+        progress: true,
+    };
+    execute(&config, None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_parse() {
+        assert_eq!(parse_size("15").unwrap(), (15, 15));
+        assert_eq!(parse_size("20x15").unwrap(), (20, 15));
+        assert!(parse_size("3").is_err());
+        assert!(parse_size("x").is_err());
+    }
+
+    #[test]
+    fn engine_specs_parse() {
+        let t = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let s = parse_engine_spec(
+            &t(&[
+                "./a",
+                "name=A",
+                "turn-ms=100",
+                "arg=--x",
+                "info=thread_num=2",
+            ]),
+            TimeControl::FASTGAME,
+        )
+        .unwrap();
+        assert_eq!(s.command.program, PathBuf::from("./a"));
+        assert_eq!(s.name.as_deref(), Some("A"));
+        assert_eq!(s.time.turn_ms, 100);
+        assert_eq!(s.command.args, ["--x"]);
+        assert_eq!(s.info, [("thread_num".to_string(), "2".to_string())]);
+        assert!(parse_engine_spec(&t(&["name=A"]), TimeControl::FASTGAME).is_err());
+        assert!(parse_engine_spec(&t(&["a", "turn-ms=x"]), TimeControl::FASTGAME).is_err());
+    }
+
+    #[test]
+    fn moves_parse_in_both_notations() {
+        let a = parse_moves("7,7 8,8\n# comment\n9,9").unwrap();
+        let b = parse_moves("h8 i9 j10").unwrap();
+        assert_eq!(a, b);
+        assert!(parse_moves("7,x").is_err());
+    }
+
+    #[test]
+    fn judge_reports_five_and_unfinished() {
+        let moves = parse_moves("h8h9i8i9j8j9k8k9l8").unwrap();
+        let t = judge_text(&moves, 15, 15, Rule::Freestyle, false);
+        assert!(t.contains("black wins by five at move 9"), "{t}");
+        let t = judge_text(&moves[..4], 15, 15, Rule::Freestyle, false);
+        assert!(t.contains("unfinished, black to move"), "{t}");
+        let renju = parse_moves("h8h9i7i9h10i6i11i12").unwrap();
+        let t = judge_text(&renju, 15, 15, Rule::Renju, true);
+        assert!(t.contains("forbidden for black: 6,8\n"), "{t}");
+        let occ = parse_moves("7,7 7,7").unwrap();
+        let t = judge_text(&occ, 15, 15, Rule::Freestyle, false);
+        assert!(
+            t.contains("black wins: white move 2 (7,7) is illegal"),
+            "{t}"
+        );
+    }
 }

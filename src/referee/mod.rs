@@ -2,8 +2,11 @@
 //! statistics and records. Judges with [`crate::board::rules`] only, never with the engine's
 //! search.
 
+pub mod game;
 pub mod openings;
+pub mod process;
 pub mod record;
 pub mod records;
+pub mod runner;
 pub mod sgf;
 pub mod stats;

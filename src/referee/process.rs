@@ -1,0 +1,451 @@
+//! One engine process as the referee sees it: spawn, write protocol lines, read answer lines with a
+//! deadline, suspend / resume, measure memory, and kill the whole process tree.
+//!
+//! This module owns the operating-system side only; it knows nothing about games or the protocol's
+//! meaning. Every wait takes a deadline, output lines are capped in length and buffered in a bounded
+//! channel, so no engine behaviour can hang the referee or exhaust its memory.
+//!
+//! On unix the engine runs in its own process group: killing, suspending (SIGSTOP) and resuming
+//! (SIGCONT) address the group, so helper processes the engine started go with it.
+
+use std::io::{self, Read, Write};
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{
+    sync_channel, Receiver, RecvTimeoutError, SyncSender, TryRecvError, TrySendError,
+};
+use std::sync::Arc;
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// Longest engine output line kept, in bytes; the rest of a longer line is discarded.
+pub const MAX_LINE_BYTES: usize = 16 * 1024;
+/// Lines buffered between the reader thread and the referee. When full, the reader blocks and the
+/// engine's own writes block on the pipe: a flooding engine costs the referee no memory.
+const CHANNEL_LINES: usize = 256;
+/// Command batches queued for the writer thread. An engine that stops reading its input fills the
+/// pipe, then this queue; the next send then fails instead of blocking the referee.
+const WRITE_QUEUE_BATCHES: usize = 16;
+/// Longest single sleep while waiting, so that an interrupt (Ctrl-C) is noticed quickly.
+const POLL_SLICE: Duration = Duration::from_millis(100);
+
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Asks every wait in this process to give up as soon as possible (e.g. from a SIGINT handler).
+pub fn request_interrupt() {
+    INTERRUPTED.store(true, Ordering::SeqCst);
+}
+
+/// Whether [`request_interrupt`] was called.
+pub fn interrupted() -> bool {
+    INTERRUPTED.load(Ordering::SeqCst)
+}
+
+/// How to start an engine.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineCommand {
+    pub program: PathBuf,
+    pub args: Vec<String>,
+    /// Working directory; `None` = the referee's.
+    pub dir: Option<PathBuf>,
+    /// Let the engine's stderr through to the referee's stderr (otherwise it is discarded).
+    pub show_stderr: bool,
+}
+
+/// Why a wait for a line ended without one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WaitError {
+    /// The deadline passed.
+    Timeout,
+    /// The engine closed its output (exited or crashed).
+    Closed,
+    /// The referee is shutting down.
+    Interrupted,
+}
+
+enum Event {
+    Line(String, Instant),
+    Closed,
+}
+
+/// A running engine process.
+pub struct EngineProcess {
+    child: Child,
+    /// Command batches for the writer thread (`None` once input is closed).
+    stdin: Option<SyncSender<Vec<u8>>>,
+    /// Set by the writer thread when a write fails (the engine closed its input or died).
+    write_failed: Arc<AtomicBool>,
+    rx: Receiver<Event>,
+    closed: bool,
+    suspended: bool,
+    /// Line ending written after each command (CR LF by default, like Piskvork and GomocupJudge).
+    pub eol: &'static str,
+}
+
+impl EngineProcess {
+    /// Starts the engine with piped stdin / stdout.
+    pub fn spawn(cmd: &EngineCommand) -> io::Result<EngineProcess> {
+        let mut command = Command::new(&cmd.program);
+        command
+            .args(&cmd.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(if cmd.show_stderr {
+                Stdio::inherit()
+            } else {
+                Stdio::null()
+            });
+        if let Some(dir) = &cmd.dir {
+            command.current_dir(dir);
+        }
+        #[cfg(unix)]
+        {
+            use std::os::unix::process::CommandExt;
+            command.process_group(0);
+        }
+        let mut child = command.spawn()?;
+        let stdout = child
+            .stdout
+            .take()
+            .ok_or_else(|| io::Error::other("no stdout pipe"))?;
+        let pipe = child
+            .stdin
+            .take()
+            .ok_or_else(|| io::Error::other("no stdin pipe"))?;
+        let (tx, rx) = sync_channel(CHANNEL_LINES);
+        thread::Builder::new()
+            .name("engine-reader".into())
+            .spawn(move || read_lines(stdout, tx))?;
+        let (wtx, wrx) = sync_channel(WRITE_QUEUE_BATCHES);
+        let write_failed = Arc::new(AtomicBool::new(false));
+        let failed = write_failed.clone();
+        thread::Builder::new()
+            .name("engine-writer".into())
+            .spawn(move || write_batches(pipe, wrx, failed))?;
+        Ok(EngineProcess {
+            child,
+            stdin: Some(wtx),
+            write_failed,
+            rx,
+            closed: false,
+            suspended: false,
+            eol: "\r\n",
+        })
+    }
+
+    /// Operating-system process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Writes one command line (see [`EngineProcess::send_lines`]).
+    pub fn send(&mut self, line: &str) -> io::Result<()> {
+        self.send_lines(&[line])
+    }
+
+    /// Queues command lines to be written (and flushed) together, each followed by the line
+    /// ending. Never blocks: an error means the engine is gone or has stopped reading its input.
+    pub fn send_lines<S: AsRef<str>>(&mut self, lines: &[S]) -> io::Result<()> {
+        if self.write_failed.load(Ordering::SeqCst) {
+            return Err(io::Error::new(io::ErrorKind::BrokenPipe, "input closed"));
+        }
+        let stdin = self
+            .stdin
+            .as_ref()
+            .ok_or_else(|| io::Error::new(io::ErrorKind::BrokenPipe, "input closed"))?;
+        let mut bytes = Vec::new();
+        for line in lines {
+            bytes.extend_from_slice(line.as_ref().as_bytes());
+            bytes.extend_from_slice(self.eol.as_bytes());
+        }
+        match stdin.try_send(bytes) {
+            Ok(()) => Ok(()),
+            Err(TrySendError::Full(_)) => Err(io::Error::new(
+                io::ErrorKind::WouldBlock,
+                "the engine does not read its input",
+            )),
+            Err(TrySendError::Disconnected(_)) => {
+                Err(io::Error::new(io::ErrorKind::BrokenPipe, "input closed"))
+            }
+        }
+    }
+
+    /// Removes every line already received (stale output, e.g. printed after a move) and returns
+    /// them for logging.
+    pub fn drain(&mut self) -> Vec<String> {
+        let mut stale = Vec::new();
+        loop {
+            match self.rx.try_recv() {
+                Ok(Event::Line(l, _)) => stale.push(l),
+                Ok(Event::Closed) | Err(TryRecvError::Disconnected) => {
+                    self.closed = true;
+                    return stale;
+                }
+                Err(TryRecvError::Empty) => return stale,
+            }
+        }
+    }
+
+    /// The next output line and the instant it arrived, waiting at most until `deadline`.
+    pub fn next_line(&mut self, deadline: Instant) -> Result<(String, Instant), WaitError> {
+        if self.closed {
+            return Err(WaitError::Closed);
+        }
+        loop {
+            if interrupted() {
+                return Err(WaitError::Interrupted);
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                // One last non-blocking look: a line may have arrived exactly at the deadline.
+                return match self.rx.try_recv() {
+                    Ok(Event::Line(l, at)) => Ok((l, at)),
+                    Ok(Event::Closed) | Err(TryRecvError::Disconnected) => {
+                        self.closed = true;
+                        Err(WaitError::Closed)
+                    }
+                    Err(TryRecvError::Empty) => Err(WaitError::Timeout),
+                };
+            }
+            match self.rx.recv_timeout((deadline - now).min(POLL_SLICE)) {
+                Ok(Event::Line(l, at)) => return Ok((l, at)),
+                Ok(Event::Closed) | Err(RecvTimeoutError::Disconnected) => {
+                    self.closed = true;
+                    return Err(WaitError::Closed);
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+            }
+        }
+    }
+
+    /// Whether the process has exited (or its output closed).
+    pub fn has_exited(&mut self) -> bool {
+        self.closed || !matches!(self.child.try_wait(), Ok(None))
+    }
+
+    /// Stops the engine's process group until [`EngineProcess::resume`] (unix; no-op elsewhere).
+    pub fn suspend(&mut self) {
+        if !self.suspended && self.signal_group(Signal::Stop) {
+            self.suspended = true;
+        }
+    }
+
+    /// Continues a suspended engine.
+    pub fn resume(&mut self) {
+        if self.suspended {
+            self.signal_group(Signal::Continue);
+            self.suspended = false;
+        }
+    }
+
+    /// Resident memory of the engine's process group in bytes (Linux `/proc`; `None` elsewhere or
+    /// if unreadable).
+    pub fn memory_bytes(&self) -> Option<u64> {
+        group_memory_bytes(self.child.id())
+    }
+
+    /// Sends `END`, waits up to `grace` for the process to exit, then kills the process tree.
+    pub fn shutdown(mut self, grace: Duration) {
+        self.resume();
+        let _ = self.send("END");
+        self.stdin = None; // EOF as well, for engines that exit on end of input.
+        let deadline = Instant::now() + grace;
+        while Instant::now() < deadline {
+            if matches!(self.child.try_wait(), Ok(Some(_))) {
+                break;
+            }
+            thread::sleep(Duration::from_millis(5));
+        }
+        // Drop kills whatever is left of the group and reaps the child.
+    }
+
+    fn signal_group(&mut self, signal: Signal) -> bool {
+        #[cfg(unix)]
+        {
+            let sig = match signal {
+                Signal::Stop => libc::SIGSTOP,
+                Signal::Continue => libc::SIGCONT,
+                Signal::Kill => libc::SIGKILL,
+            };
+            let pid = self.child.id() as libc::pid_t;
+            // SAFETY: kill(2) has no memory-safety preconditions; a negative pid addresses the
+            // process group that `process_group(0)` created with the engine as its leader.
+            unsafe { libc::kill(-pid, sig) == 0 }
+        }
+        #[cfg(not(unix))]
+        {
+            match signal {
+                Signal::Kill => self.child.kill().is_ok(),
+                _ => false,
+            }
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
+enum Signal {
+    Stop,
+    Continue,
+    Kill,
+}
+
+impl Drop for EngineProcess {
+    fn drop(&mut self) {
+        self.stdin = None;
+        self.signal_group(Signal::Kill);
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Writer thread: writes and flushes each batch; on the first error it flags the failure and ends
+/// (dropping the pipe). Ends when the process handle drops its sender.
+fn write_batches(mut pipe: ChildStdin, rx: Receiver<Vec<u8>>, failed: Arc<AtomicBool>) {
+    for batch in rx {
+        if pipe.write_all(&batch).and_then(|_| pipe.flush()).is_err() {
+            failed.store(true, Ordering::SeqCst);
+            return;
+        }
+    }
+}
+
+/// Reader thread: splits the engine's output into lines (LF, CR or CR LF), caps each at
+/// [`MAX_LINE_BYTES`], drops empty lines, and ends with `Closed` on end of output.
+fn read_lines(mut out: impl Read, tx: std::sync::mpsc::SyncSender<Event>) {
+    let mut buf = [0u8; 8192];
+    let mut line: Vec<u8> = Vec::new();
+    // Lines are stamped with the moment their bytes were read, not when they are queued, so that
+    // output written together with a move is never mistaken for a later answer.
+    let emit = |line: &mut Vec<u8>, at: Instant| -> bool {
+        let text = String::from_utf8_lossy(line).trim().to_string();
+        line.clear();
+        text.is_empty() || tx.send(Event::Line(text, at)).is_ok()
+    };
+    loop {
+        let n = match out.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => n,
+        };
+        let at = Instant::now();
+        for &b in &buf[..n] {
+            if b == b'\n' || b == b'\r' {
+                if !emit(&mut line, at) {
+                    return;
+                }
+            } else if line.len() < MAX_LINE_BYTES {
+                line.push(b);
+            }
+        }
+    }
+    if emit(&mut line, Instant::now()) {
+        let _ = tx.send(Event::Closed);
+    }
+}
+
+/// Sum of `VmRSS` over every process whose process group is `pgid` (Linux only).
+fn group_memory_bytes(pgid: u32) -> Option<u64> {
+    if !cfg!(target_os = "linux") {
+        return None;
+    }
+    let mut total_kib = 0u64;
+    let mut found = false;
+    for entry in std::fs::read_dir("/proc").ok()?.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name.to_str().and_then(|s| s.parse::<u32>().ok()) else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            continue;
+        };
+        if stat_process_group(&stat) != Some(pgid) {
+            continue;
+        }
+        if let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/status")) {
+            if let Some(kib) = status_rss_kib(&status) {
+                total_kib += kib;
+                found = true;
+            }
+        }
+    }
+    found.then_some(total_kib * 1024)
+}
+
+/// The process group field of a `/proc/<pid>/stat` line (the command name may contain blanks and
+/// parentheses, so fields are counted after the last `)`).
+fn stat_process_group(stat: &str) -> Option<u32> {
+    let rest = &stat[stat.rfind(')')? + 1..];
+    // Fields after the name: state, ppid, pgrp.
+    rest.split_whitespace().nth(2)?.parse().ok()
+}
+
+/// `VmRSS` in KiB from a `/proc/<pid>/status` text.
+fn status_rss_kib(status: &str) -> Option<u64> {
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.split_whitespace().next())
+        .and_then(|v| v.parse().ok())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn proc_fields_parse() {
+        let stat = "1234 (we ird) name)) S 1 4321 4321 0 -1 4194560";
+        assert_eq!(stat_process_group(stat), Some(4321));
+        assert_eq!(stat_process_group("garbage"), None);
+        let status = "Name:\tx\nVmPeak:\t  100 kB\nVmRSS:\t    2048 kB\n";
+        assert_eq!(status_rss_kib(status), Some(2048));
+        assert_eq!(status_rss_kib("Name: x\n"), None);
+    }
+
+    #[test]
+    fn reader_splits_caps_and_closes() {
+        let mut input = b"7,7\r\n\r\nMESSAGE hi\rlast".to_vec();
+        input.extend(std::iter::repeat_n(b'x', MAX_LINE_BYTES * 3));
+        input.extend_from_slice(b"\n8,8\n");
+        let (tx, rx) = sync_channel(16);
+        read_lines(&input[..], tx);
+        let lines: Vec<String> = rx
+            .iter()
+            .filter_map(|e| match e {
+                Event::Line(l, _) => Some(l),
+                Event::Closed => None,
+            })
+            .collect();
+        assert_eq!(lines.len(), 4);
+        assert_eq!(lines[0], "7,7");
+        assert_eq!(lines[1], "MESSAGE hi");
+        assert_eq!(lines[2].len(), MAX_LINE_BYTES);
+        assert!(lines[2].starts_with("lastxxx"));
+        assert_eq!(lines[3], "8,8");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn silent_process_times_out_and_is_killed() {
+        let cmd = EngineCommand {
+            program: "sleep".into(),
+            args: vec!["30".into()],
+            dir: None,
+            show_stderr: false,
+        };
+        let Ok(mut p) = EngineProcess::spawn(&cmd) else {
+            return; // no `sleep` on this system
+        };
+        let start = Instant::now();
+        let r = p.next_line(Instant::now() + Duration::from_millis(200));
+        assert_eq!(r.unwrap_err(), WaitError::Timeout);
+        // `sleep` never reads its input: sending must fail once pipe and queue are full, never block.
+        let big = "x".repeat(8192);
+        let failed_at = (0..10_000).find(|_| p.send(&big).is_err());
+        assert!(failed_at.is_some_and(|n| n > 0));
+        p.suspend();
+        p.resume();
+        p.shutdown(Duration::from_millis(100));
+        assert!(start.elapsed() < Duration::from_secs(10));
+    }
+}

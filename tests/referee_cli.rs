@@ -1,0 +1,364 @@
+//! Black-box tests of the `rensa-referee` binary: runs it as a child process with a deadline.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+const REFEREE: &str = env!("CARGO_BIN_EXE_rensa-referee");
+const FAKE: &str = env!("CARGO_BIN_EXE_rensa-fake-engine");
+
+/// Runs the referee with `args`; kills it and fails if it takes longer than `limit`.
+fn referee(args: &[&str], limit: Duration) -> Output {
+    let mut child = Command::new(REFEREE)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start rensa-referee");
+    let start = Instant::now();
+    loop {
+        if child.try_wait().expect("wait").is_some() {
+            return child.wait_with_output().expect("output");
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let out = child.wait_with_output().expect("output");
+            panic!(
+                "rensa-referee {args:?} hung; stderr: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn temp_dir(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("rensa-referee-cli-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn count_files(dir: &Path) -> usize {
+    std::fs::read_dir(dir).map(|d| d.count()).unwrap_or(0)
+}
+
+#[test]
+fn match_of_fake_engines_writes_records_and_logs() {
+    let out = temp_dir("match");
+    let o = referee(
+        &[
+            "match",
+            "--engine",
+            FAKE,
+            "name=one",
+            "arg=--seed",
+            "arg=3",
+            "--engine",
+            FAKE,
+            "name=two",
+            "--games",
+            "4",
+            "--concurrency",
+            "2",
+            "--turn-ms",
+            "500",
+            "--match-ms",
+            "10000",
+            "--log-protocol",
+            "--quiet",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        Duration::from_secs(60),
+    );
+    assert!(o.status.success(), "stderr: {}", text(&o.stderr));
+    let stdout = text(&o.stdout);
+    assert!(stdout.contains("one"), "{stdout}");
+    assert!(stdout.contains("4 of 4 games recorded"), "{stdout}");
+    let records = std::fs::read_to_string(out.join("games.jsonl")).unwrap();
+    assert_eq!(records.lines().count(), 4);
+    assert_eq!(count_files(&out.join("logs")), 4);
+    assert!(out.join("results.txt").exists());
+    let log = std::fs::read_to_string(out.join("logs/game-000000.log")).unwrap();
+    assert!(log.contains("> START 15"), "{log}");
+    assert!(log.contains("> INFO timeout_turn 500"), "{log}");
+    // An existing run is not overwritten without --resume.
+    let again = referee(
+        &[
+            "match",
+            "--engine",
+            FAKE,
+            "--engine",
+            FAKE,
+            "--quiet",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        Duration::from_secs(30),
+    );
+    assert_eq!(again.status.code(), Some(1));
+    assert!(text(&again.stderr).contains("--resume"));
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn round_robin_and_gauntlet_schedule_every_pairing() {
+    for (kind, games) in [("round-robin", 6), ("gauntlet", 4)] {
+        let out = temp_dir(kind);
+        let o = referee(
+            &[
+                kind,
+                "--engine",
+                FAKE,
+                "name=a",
+                "--engine",
+                FAKE,
+                "name=b",
+                "--engine",
+                FAKE,
+                "name=c",
+                "--games",
+                "2",
+                "--turn-ms",
+                "500",
+                "--quiet",
+                "--out",
+                out.to_str().unwrap(),
+            ],
+            Duration::from_secs(60),
+        );
+        assert!(o.status.success(), "stderr: {}", text(&o.stderr));
+        let records = std::fs::read_to_string(out.join("games.jsonl")).unwrap();
+        assert_eq!(records.lines().count(), games, "{kind}");
+        let _ = std::fs::remove_dir_all(&out);
+    }
+}
+
+#[test]
+fn misbehaving_engine_loses_every_game_without_hanging() {
+    let out = temp_dir("hang");
+    let o = referee(
+        &[
+            "match",
+            "--engine",
+            FAKE,
+            "name=good",
+            "--engine",
+            FAKE,
+            "arg=--mode",
+            "arg=hang",
+            "name=bad",
+            "--games",
+            "2",
+            "--turn-ms",
+            "200",
+            "--tolerance-ms",
+            "200",
+            "--quiet",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        Duration::from_secs(60),
+    );
+    assert!(o.status.success(), "stderr: {}", text(&o.stderr));
+    let stdout = text(&o.stdout);
+    assert!(stdout.contains("timeout 2"), "{stdout}");
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn judge_prints_the_outcome() {
+    let o = referee(&["judge", "h8h9i8i9j8j9k8k9l8"], Duration::from_secs(20));
+    assert!(o.status.success());
+    assert!(text(&o.stdout).contains("black wins by five at move 9"));
+    let o = referee(
+        &[
+            "judge",
+            "--rule",
+            "renju",
+            "--forbidden",
+            "h8h9i7i9h10i6i11i12",
+        ],
+        Duration::from_secs(20),
+    );
+    assert!(o.status.success());
+    let s = text(&o.stdout);
+    assert!(s.contains("unfinished, black to move"), "{s}");
+    assert!(s.contains("forbidden for black: 6,8"), "{s}");
+    let o = referee(&["judge", "7,x"], Duration::from_secs(20));
+    assert_eq!(o.status.code(), Some(1));
+}
+
+#[test]
+fn usage_errors_exit_with_2() {
+    let o = referee(&["match"], Duration::from_secs(20));
+    assert_eq!(o.status.code(), Some(2));
+    let o = referee(&["--help"], Duration::from_secs(20));
+    assert!(o.status.success());
+    assert!(text(&o.stdout).contains("round-robin"));
+}
+
+#[test]
+fn resume_finishes_the_schedule_without_replaying() {
+    let out = temp_dir("resume");
+    let args = |extra: &[&str]| {
+        let mut v: Vec<String> = [
+            "match",
+            "--engine",
+            FAKE,
+            "name=a",
+            "--engine",
+            FAKE,
+            "name=b",
+            "arg=--seed",
+            "arg=8",
+            "--games",
+            "6",
+            "--turn-ms",
+            "500",
+            "--shuffle",
+            "--quiet",
+            "--out",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        v.push(out.to_str().unwrap().to_string());
+        v.extend(extra.iter().map(|s| s.to_string()));
+        v
+    };
+    let first: Vec<String> = args(&[]);
+    let first: Vec<&str> = first.iter().map(String::as_str).collect();
+    let o = referee(&first, Duration::from_secs(60));
+    assert!(o.status.success(), "stderr: {}", text(&o.stderr));
+    let path = out.join("games.jsonl");
+    let full = std::fs::read_to_string(&path).unwrap();
+    let lines: Vec<&str> = full.lines().collect();
+    assert_eq!(lines.len(), 6);
+    // Keep games 0, 1 and 3, plus half of game 4's line, as if the run had been killed.
+    let kept = format!(
+        "{}\n{}\n{}\n{}",
+        lines[0],
+        lines[1],
+        lines[3],
+        &lines[4][..40]
+    );
+    std::fs::write(&path, kept).unwrap();
+    let resumed: Vec<String> = args(&["--resume"]);
+    let resumed: Vec<&str> = resumed.iter().map(String::as_str).collect();
+    let o = referee(&resumed, Duration::from_secs(60));
+    assert!(o.status.success(), "stderr: {}", text(&o.stderr));
+    assert!(
+        text(&o.stdout).contains("6 of 6 games recorded (3 played now"),
+        "{}",
+        text(&o.stdout)
+    );
+    let text_now = std::fs::read_to_string(&path).unwrap();
+    let (records, errors) = rensa::referee::records::read_records(&text_now);
+    assert!(errors.is_empty(), "{errors:?}");
+    let mut indexes: Vec<usize> = records.iter().map(|r| r.game_index).collect();
+    indexes.sort();
+    assert_eq!(indexes, [0, 1, 2, 3, 4, 5]);
+    // The same (shuffled, seed kept in the output dir) schedule: openings agree with the first run.
+    let (before, _) = rensa::referee::records::read_records(&full);
+    for r in &records {
+        let b = before
+            .iter()
+            .find(|b| b.game_index == r.game_index)
+            .unwrap();
+        assert_eq!((&r.opening, &r.black), (&b.opening, &b.black));
+    }
+    assert_eq!(count_files(&out.join("sgf")), 6);
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn sprt_stops_a_one_sided_match_early() {
+    let out = temp_dir("sprt");
+    let o = referee(
+        &[
+            "match",
+            "--engine",
+            FAKE,
+            "name=good",
+            "--engine",
+            FAKE,
+            "name=crashy",
+            "arg=--mode",
+            "arg=crash",
+            "arg=--after",
+            "arg=1",
+            "--games",
+            "400",
+            "--sprt",
+            "0,20,0.05,0.05",
+            "--quiet",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        Duration::from_secs(120),
+    );
+    assert!(o.status.success(), "stderr: {}", text(&o.stderr));
+    let stdout = text(&o.stdout);
+    assert!(stdout.contains("H1 accepted"), "{stdout}");
+    let n = std::fs::read_to_string(out.join("games.jsonl"))
+        .unwrap()
+        .lines()
+        .count();
+    assert!(n < 400, "{n} games");
+    let bad = referee(
+        &[
+            "match",
+            "--engine",
+            FAKE,
+            "--engine",
+            FAKE,
+            "--sprt",
+            "10,0,0.05,0.05",
+        ],
+        Duration::from_secs(20),
+    );
+    assert_eq!(bad.status.code(), Some(1));
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn swap2_match_runs_from_the_command_line() {
+    let out = temp_dir("swap2");
+    let o = referee(
+        &[
+            "match",
+            "--engine",
+            FAKE,
+            "name=p",
+            "--engine",
+            FAKE,
+            "name=q",
+            "arg=--seed",
+            "arg=6",
+            "--swap2",
+            "--rule",
+            "standard",
+            "--games",
+            "4",
+            "--quiet",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        Duration::from_secs(60),
+    );
+    assert!(o.status.success(), "stderr: {}", text(&o.stderr));
+    let (records, errors) = rensa::referee::records::read_records(
+        &std::fs::read_to_string(out.join("games.jsonl")).unwrap(),
+    );
+    assert!(errors.is_empty() && records.len() == 4, "{errors:?}");
+    assert!(records
+        .iter()
+        .all(|r| r.opening.is_empty() && r.moves.len() >= 4));
+    let _ = std::fs::remove_dir_all(&out);
+}
