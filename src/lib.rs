@@ -11,6 +11,7 @@ pub mod pos;
 pub mod protocol;
 pub mod referee;
 pub mod search;
+pub mod tactics;
 pub mod types;
 
 pub use board::{Board, BoardError, Game, Outcome, Reason};
