@@ -12,6 +12,7 @@ pub mod pos;
 pub mod protocol;
 pub mod referee;
 pub mod search;
+pub mod tactics;
 pub mod types;
 pub mod zobrist;
 

@@ -1,0 +1,78 @@
+//! The shipped tactical suites: every entry parses and is verified by the VCF prover, and the
+//! runner gives a result for entries run with the current engine (whether it solves them is a
+//! measurement, not a test).
+
+use rensa::tactics::{self, Kind};
+
+#[test]
+fn every_shipped_suite_parses_and_verifies() {
+    for (name, text) in tactics::SHIPPED_SUITES {
+        let entries = tactics::parse_suite(text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(
+            entries.len() >= 15,
+            "{name}: only {} entries",
+            entries.len()
+        );
+        assert!(
+            entries.iter().any(|e| e.kind == Kind::Win)
+                && entries.iter().any(|e| e.kind == Kind::Defend),
+            "{name}: needs both win and defend entries"
+        );
+    }
+    // One thread per suite: verification is the slowest test of the crate.
+    let results: Vec<(&str, Result<usize, Vec<String>>)> = std::thread::scope(|s| {
+        let handles: Vec<_> = tactics::SHIPPED_SUITES
+            .iter()
+            .map(|&(name, text)| s.spawn(move || (name, tactics::verify_suite(text))))
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let mut total = 0;
+    let mut failures = Vec::new();
+    for (name, r) in results {
+        match r {
+            Ok(n) => total += n,
+            Err(errs) => failures.extend(errs.into_iter().map(|e| format!("{name}: {e}"))),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(total >= 75, "only {total} entries");
+}
+
+#[test]
+fn runner_reports_every_entry() {
+    let text = tactics::SHIPPED_SUITES[0].1;
+    let entries = tactics::parse_suite(text).unwrap();
+    let some: Vec<_> = entries.into_iter().take(3).collect();
+    let mut seen = 0;
+    let summary = tactics::run_suite(&some, 200, &mut |_, _| seen += 1);
+    assert_eq!((summary.total, seen, summary.results.len()), (3, 3, 3));
+    for (e, r) in some.iter().zip(&summary.results) {
+        assert_eq!(r.id, e.id);
+        assert!(r.error.is_none(), "{}: {:?}", e.id, r.error);
+        assert!(r.best.is_some(), "{}: no move", e.id);
+        assert_eq!(r.solved, e.answers.contains(&r.best.unwrap()));
+    }
+    assert!(summary.solved <= summary.total && summary.median_ms <= summary.max_ms);
+}
+
+#[test]
+fn cli_runs_a_suite_file() {
+    let dir = std::env::temp_dir().join(format!("rensa-tactics-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("one.txt");
+    std::fs::write(
+        &file,
+        "# one entry\nopen3 | freestyle | 15x15 | h8h9i8i9j8j9 | win | 6,7 10,7 | 3 | open three\n",
+    )
+    .unwrap();
+    let args = vec![
+        "--time-ms".to_string(),
+        "100".to_string(),
+        file.to_string_lossy().into_owned(),
+    ];
+    let out = tactics::cli(&args).unwrap();
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(out.contains("open3"), "{out}");
+    assert!(out.contains("total: solved"), "{out}");
+}
