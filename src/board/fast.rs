@@ -54,6 +54,8 @@ pub struct FastBoard {
     keys: Vec<[u32; 4]>,
     /// Per cell, per colour, per direction: pattern byte (class and flags).
     pats: Vec<[[u8; 4]; 2]>,
+    /// Per cell, per colour: the four pattern classes packed as nibbles (the combo-table index).
+    packed: Vec<[u16; 2]>,
     threat: Vec<[u8; 2]>,
     score: Vec<[i16; 2]>,
     score_sum: [i32; 2],
@@ -105,6 +107,7 @@ impl FastBoard {
             cells: vec![WALL; total],
             keys: vec![[0; 4]; total],
             pats: vec![[[0; 4]; 2]; total],
+            packed: vec![[0; 2]; total],
             threat: vec![[0; 2]; total],
             score: vec![[0; 2]; total],
             score_sum: [0; 2],
@@ -340,56 +343,58 @@ impl FastBoard {
 
     /// Toggles stone value `v` at `i` in the keys of the 40 cells that see `i`, and refreshes them.
     fn flip_keys(&mut self, i: Idx, v: u8) {
+        // Each cell that sees `i` does so along exactly one direction: one pass refreshes it.
         for d in 0..4 {
             let off = self.dirs[d];
             for k in 1..=pattern::HALF {
                 let q = (i as isize + off * k as isize) as usize;
                 self.keys[q][d] ^= (v as u32) << pattern::shift(-k);
-                if self.cells[q] != WALL {
+                if self.cells[q] == EMPTY {
                     self.refresh_dir(q, d);
+                    self.refresh_combo(q);
                 }
                 let q = (i as isize - off * k as isize) as usize;
                 self.keys[q][d] ^= (v as u32) << pattern::shift(k);
-                if self.cells[q] != WALL {
+                if self.cells[q] == EMPTY {
                     self.refresh_dir(q, d);
+                    self.refresh_combo(q);
                 }
+            }
+        }
+        // The cell itself: emptied (undo) it gets its patterns back; filled it scores nothing.
+        if self.cells[i] == EMPTY {
+            for d in 0..4 {
+                self.refresh_dir(i, d);
             }
         }
         self.refresh_combo(i);
-        for d in 0..4 {
-            let off = self.dirs[d];
-            for k in 1..=pattern::HALF {
-                for sign in [-1isize, 1] {
-                    let q = (i as isize + sign * off * k as isize) as usize;
-                    if self.cells[q] != WALL {
-                        self.refresh_combo(q);
-                    }
-                }
-            }
-        }
     }
 
     /// Recomputes the patterns of cell `i` along `d` from its key.
     #[inline]
     fn refresh_dir(&mut self, i: Idx, d: usize) {
         let key = self.keys[i][d];
-        self.pats[i][0][d] = self.tables[0][key as usize];
-        self.pats[i][1][d] = self.tables[1][swap_colors(key) as usize];
+        let b = self.tables[0][key as usize];
+        let w = self.tables[1][swap_colors(key) as usize];
+        self.pats[i][0][d] = b;
+        self.pats[i][1][d] = w;
+        let sh = 4 * d as u32;
+        let mask = !(0xfu16 << sh);
+        let pk = &mut self.packed[i];
+        pk[0] = (pk[0] & mask) | (((b & CLASS_MASK) as u16) << sh);
+        pk[1] = (pk[1] & mask) | (((w & CLASS_MASK) as u16) << sh);
     }
 
     /// Recomputes the combined threat and score of cell `i` and the running totals.
     #[inline]
     fn refresh_combo(&mut self, i: Idx) {
+        let filled = self.cells[i] != EMPTY;
         for c in 0..2 {
-            let (t, s) = if self.cells[i] != EMPTY {
+            let (t, s) = if filled {
                 (0u8, 0i16)
             } else {
-                let p = self.pats[i][c];
-                let ix = (p[0] & CLASS_MASK) as usize
-                    | ((p[1] & CLASS_MASK) as usize) << 4
-                    | ((p[2] & CLASS_MASK) as usize) << 8
-                    | ((p[3] & CLASS_MASK) as usize) << 12;
-                (self.combo.threat[ix], self.combo.score[ix])
+                let e = self.combo.entry[self.packed[i][c] as usize];
+                (ComboTable::threat_of(e), ComboTable::score_of(e))
             };
             let old_t = self.threat[i][c];
             if old_t != t {
@@ -436,8 +441,8 @@ impl FastBoard {
                 let ix = (0..4)
                     .map(|d| ((pats[c][d] & CLASS_MASK) as usize) << (4 * d))
                     .sum::<usize>();
-                t[c] = self.combo.threat[ix];
-                s[c] = self.combo.score[ix];
+                t[c] = ComboTable::threat_of(self.combo.entry[ix]);
+                s[c] = ComboTable::score_of(self.combo.entry[ix]);
             }
         }
         (keys, pats, t, s)
@@ -448,7 +453,20 @@ impl FastBoard {
             return true;
         }
         let (k, p, t, s) = self.expected_cell(i);
-        k == self.keys[i] && p == self.pats[i] && t == self.threat[i] && s == self.score[i]
+        let packed = [0, 1].map(|c| {
+            (0..4)
+                .map(|d| ((p[c][d] & CLASS_MASK) as u16) << (4 * d))
+                .sum::<u16>()
+        });
+        if self.cells[i] != EMPTY {
+            // Patterns of occupied cells are not maintained (refreshed when the cell empties).
+            return k == self.keys[i] && t == self.threat[i] && s == self.score[i];
+        }
+        k == self.keys[i]
+            && p == self.pats[i]
+            && t == self.threat[i]
+            && s == self.score[i]
+            && packed == self.packed[i]
     }
 
     /// Cheap self-check of the cells that see `i` (run after every make/unmake in debug builds).

@@ -414,24 +414,35 @@ fn combine(p: [Pattern; 4]) -> (Threat, i32) {
 }
 
 /// Combined threat and score of a cell from its four line patterns (index: four 4-bit classes).
+/// Each entry packs the [`Threat`] in bits 16.. and the (non-negative) score in bits 0..16, so one
+/// lookup gives both.
 pub struct ComboTable {
-    pub threat: Box<[u8]>,
-    pub score: Box<[i16]>,
+    pub entry: Box<[u32]>,
+}
+
+impl ComboTable {
+    #[inline]
+    pub fn threat_of(e: u32) -> u8 {
+        (e >> 16) as u8
+    }
+
+    #[inline]
+    pub fn score_of(e: u32) -> i16 {
+        (e & 0xffff) as i16
+    }
 }
 
 /// The four-direction combination table (built on first use).
 pub fn combo() -> &'static ComboTable {
     static COMBO: OnceLock<ComboTable> = OnceLock::new();
     COMBO.get_or_init(|| {
-        let mut threat = vec![0u8; 1 << 16].into_boxed_slice();
-        let mut score = vec![0i16; 1 << 16].into_boxed_slice();
-        for i in 0..(1usize << 16) {
+        let mut entry = vec![0u32; 1 << 16].into_boxed_slice();
+        for (i, e) in entry.iter_mut().enumerate() {
             let p = [0, 4, 8, 12].map(|s| Pattern::ALL[((i >> s) & 15).min(9)]);
             let (t, s) = combine(p);
-            threat[i] = t as u8;
-            score[i] = s.min(i16::MAX as i32) as i16;
+            *e = ((t as u32) << 16) | s.clamp(0, i16::MAX as i32) as u32;
         }
-        ComboTable { threat, score }
+        ComboTable { entry }
     })
 }
 
