@@ -1,8 +1,9 @@
 //! In-process matches: Engine vs Engine judged by `board::Game`.
 //!
 //! ```text
-//! cargo run --release --example selfplay -- [games] [rule] [size] [ms_per_move] [strength_a] [strength_b] [seed]
+//! cargo run --release --example selfplay -- [games] [rule] [size] [ms_per_move] [strength_a] [strength_b] [seed] [tuning_a] [tuning_b]
 //! cargo run --release --example selfplay -- 40 freestyle 15 100 100 0 1
+//! cargo run --release --example selfplay -- 40 freestyle 15 100 100 100 1 limit=0
 //! ```
 //! Openings are 2-4 random stones near the centre (seeded; the seed is printed), each played twice
 //! with colours swapped. Prints wins/draws/losses of engine A and an Elo estimate with a 95% error
@@ -10,6 +11,7 @@
 
 use rand::{Rng, SeedableRng};
 use rensa::engine::{Engine, Limits};
+use rensa::search::alphabeta::{set_tuning, Tuning};
 use rensa::{Color, Game, Pos, Rule};
 use std::sync::atomic::AtomicBool;
 
@@ -23,7 +25,11 @@ fn main() {
     let sa: u32 = arg(4, "100").parse().expect("strength a");
     let sb: u32 = arg(5, "0").parse().expect("strength b");
     let seed: u64 = arg(6, "1").parse().expect("seed");
+    // Optional search knobs for A and B (`limit=0,vcf=0,lmr=0,init=16`; see `Tuning::parse`).
+    let tune_a = Tuning::parse(&arg(7, "")).expect("tuning a");
+    let tune_b = Tuning::parse(&arg(8, "")).expect("tuning b");
     println!("selfplay: {games} games, {rule} {size}x{size}, {ms} ms/move, A strength {sa} vs B strength {sb}, seed {seed}");
+    println!("A tuning {tune_a:?}\nB tuning {tune_b:?}");
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
     let (mut w, mut d, mut l) = (0u32, 0u32, 0u32);
     let mut scores = Vec::new();
@@ -58,6 +64,7 @@ fn main() {
                 strength: if a_to_move { sa } else { sb },
                 ..Limits::default()
             };
+            set_tuning(if a_to_move { tune_a } else { tune_b });
             let r = engines[ix].think(&limits, &stop, &mut |_| {});
             let Some(m) = r.best else { break };
             if game.play(m).is_err() {

@@ -11,7 +11,7 @@ use super::tt::{self, Tt, BOUND_EXACT, BOUND_LOWER, BOUND_UPPER};
 use super::vcf::{Vcf, VcfCache};
 use crate::board::fast::{FastBoard, Idx};
 use crate::board::pattern::Threat;
-use crate::eval::evaluate;
+use crate::eval::evaluate_with;
 use crate::types::{Color, Rule, Value};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -32,6 +32,61 @@ pub const LEAF_VCF_NODES: u64 = 300;
 pub const NON_PV_MOVE_LIMIT: usize = 18;
 /// Half-width of the first aspiration window, in centi-stones.
 pub const ASPIRATION_WINDOW: i32 = 60;
+
+/// Search knobs, for A/B matches (`examples/selfplay.rs`). Production code uses the defaults;
+/// an experiment sets them per thread with [`set_tuning`] before calling `think`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tuning {
+    /// Moves searched at non-PV nodes of depth >= 2 (0 = all).
+    pub non_pv_move_limit: usize,
+    /// VCF at quiet leaves.
+    pub leaf_vcf: bool,
+    /// Late-move reductions.
+    pub lmr: bool,
+    /// Evaluation weight of the side to move's potential, in 1/16ths.
+    pub initiative_16ths: i64,
+}
+
+impl Tuning {
+    pub const DEFAULT: Tuning = Tuning {
+        non_pv_move_limit: NON_PV_MOVE_LIMIT,
+        leaf_vcf: true,
+        lmr: true,
+        initiative_16ths: crate::eval::INITIATIVE_16THS,
+    };
+
+    /// Reads `key=value` pairs separated by commas (`limit`, `vcf`, `lmr`, `init`) over the
+    /// defaults; `None` on an unknown key or bad number.
+    pub fn parse(text: &str) -> Option<Tuning> {
+        let mut t = Tuning::DEFAULT;
+        for kv in text.split(',').filter(|s| !s.is_empty()) {
+            let (k, v) = kv.split_once('=')?;
+            let n: i64 = v.trim().parse().ok()?;
+            match k.trim() {
+                "limit" => t.non_pv_move_limit = n.max(0) as usize,
+                "vcf" => t.leaf_vcf = n != 0,
+                "lmr" => t.lmr = n != 0,
+                "init" => t.initiative_16ths = n,
+                _ => return None,
+            }
+        }
+        Some(t)
+    }
+}
+
+thread_local! {
+    static TUNING: std::cell::Cell<Tuning> = const { std::cell::Cell::new(Tuning::DEFAULT) };
+}
+
+/// Sets the knobs for searches started on this thread (experiments only).
+pub fn set_tuning(t: Tuning) {
+    TUNING.with(|c| c.set(t));
+}
+
+/// The knobs in force on this thread.
+pub fn tuning() -> Tuning {
+    TUNING.with(|c| c.get())
+}
 
 /// What stops a search.
 pub struct Control<'a> {
@@ -57,6 +112,7 @@ pub struct Searcher<'a> {
     buffers: Vec<Vec<(Idx, i32)>>,
     /// Root moves not to consider (multi-PV).
     pub root_exclude: Vec<Idx>,
+    tuning: Tuning,
 }
 
 /// Result of one completed iteration.
@@ -88,6 +144,7 @@ impl<'a> Searcher<'a> {
             pv: vec![Vec::new(); MAX_PLY + 1],
             buffers: vec![Vec::new(); MAX_PLY + 1],
             root_exclude: Vec::new(),
+            tuning: tuning(),
         }
     }
 
@@ -198,7 +255,7 @@ impl<'a> Searcher<'a> {
             return 0;
         }
         if ply >= MAX_PLY - 1 {
-            return evaluate(&self.b);
+            return evaluate_with(&self.b, self.tuning.initiative_16ths);
         }
         let opp_fives = self.b.count(opp, Threat::Five);
         if !root {
@@ -256,7 +313,7 @@ impl<'a> Searcher<'a> {
             return if opp_fives > 0 {
                 -(MATE - p - 2)
             } else {
-                evaluate(&self.b)
+                evaluate_with(&self.b, self.tuning.initiative_16ths)
             };
         }
         let forced = opp_fives > 0;
@@ -268,7 +325,8 @@ impl<'a> Searcher<'a> {
             if root && self.root_exclude.contains(&m) {
                 continue;
             }
-            if !pv_node && !forced && searched >= NON_PV_MOVE_LIMIT && depth >= 2 {
+            let limit = self.tuning.non_pv_move_limit;
+            if !pv_node && !forced && limit > 0 && searched >= limit && depth >= 2 {
                 break;
             }
             let tm = self.b.threat(m, me);
@@ -280,7 +338,7 @@ impl<'a> Searcher<'a> {
             } else {
                 // Late, quiet moves are searched shallower first.
                 let quiet = tm < Threat::Flex3 && to < Threat::Flex3;
-                let r = if depth >= 3 && searched >= 3 && quiet {
+                let r = if self.tuning.lmr && depth >= 3 && searched >= 3 && quiet {
                     1 + (searched >= 8) as i32
                 } else {
                     0
@@ -346,7 +404,7 @@ impl<'a> Searcher<'a> {
     fn leaf(&mut self, p: i32) -> i32 {
         let me = self.b.side_to_move();
         let fours = self.b.count(me, Threat::Block4) + self.b.count(me, Threat::Four3);
-        if fours > 0 {
+        if fours > 0 && self.tuning.leaf_vcf {
             let mut vcf = Vcf {
                 cache: self.vcf_cache,
                 nodes: 0,
@@ -359,7 +417,7 @@ impl<'a> Searcher<'a> {
                 return MATE - p - n as i32;
             }
         }
-        evaluate(&self.b)
+        evaluate_with(&self.b, self.tuning.initiative_16ths)
     }
 
     /// Fills `out` with the moves worth searching, best first.
