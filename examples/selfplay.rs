@@ -34,6 +34,7 @@ fn main() {
     let (mut w, mut d, mut l) = (0u32, 0u32, 0u32);
     let mut scores = Vec::new();
     let mut opening: Vec<Pos> = Vec::new();
+    let (mut max_ms, mut moves_total, mut depth_total) = (0u64, 0u64, 0i64);
     for g in 0..games {
         if g % 2 == 0 {
             opening = random_opening(&mut rng, size, rule);
@@ -65,7 +66,11 @@ fn main() {
                 ..Limits::default()
             };
             set_tuning(if a_to_move { tune_a } else { tune_b });
+            let t = std::time::Instant::now();
             let r = engines[ix].think(&limits, &stop, &mut |_| {});
+            max_ms = max_ms.max(t.elapsed().as_millis() as u64);
+            moves_total += 1;
+            depth_total += r.depth as i64;
             let Some(m) = r.best else { break };
             if game.play(m).is_err() {
                 println!(
@@ -109,6 +114,10 @@ fn main() {
             game.moves().len()
         );
     }
+    println!(
+        "moves {moves_total}, mean depth {:.1}, longest think {max_ms} ms (limit {ms} ms)",
+        depth_total as f64 / moves_total.max(1) as f64
+    );
     let n = scores.len() as f64;
     let mean = scores.iter().sum::<f64>() / n;
     let var = scores.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);

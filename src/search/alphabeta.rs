@@ -163,10 +163,14 @@ impl<'a> Searcher<'a> {
 
     /// A VCF for the side to move at the root within `depth` attacker moves and `max_nodes`.
     pub fn root_vcf(&mut self, depth: u32, max_nodes: u64) -> Option<(u32, Vec<Idx>)> {
+        let deadline = self.ctl.start.checked_add(std::time::Duration::from_millis(
+            self.ctl.hard_ms.min(1 << 40),
+        ));
         let mut vcf = Vcf {
             cache: self.vcf_cache,
             nodes: 0,
-            node_limit: max_nodes,
+            node_limit: max_nodes.min(self.ctl.max_nodes),
+            deadline: deadline.map(|d| (d, self.ctl.stop)),
         };
         let mut line = Vec::new();
         let r = vcf.solve(&mut self.b, depth, &mut line);
@@ -409,6 +413,7 @@ impl<'a> Searcher<'a> {
                 cache: self.vcf_cache,
                 nodes: 0,
                 node_limit: LEAF_VCF_NODES,
+                deadline: None,
             };
             let mut line = Vec::new();
             let r = vcf.solve(&mut self.b, LEAF_VCF_DEPTH, &mut line);
