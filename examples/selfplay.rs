@@ -68,7 +68,17 @@ fn main() {
             set_tuning(if a_to_move { tune_a } else { tune_b });
             let t = std::time::Instant::now();
             let r = engines[ix].think(&limits, &stop, &mut |_| {});
-            max_ms = max_ms.max(t.elapsed().as_millis() as u64);
+            let took = t.elapsed().as_millis() as u64;
+            max_ms = max_ms.max(took);
+            if took > 2 * ms + 50 {
+                println!(
+                    "slow think: {took} ms at depth {} nodes {} value {} in {}",
+                    r.depth,
+                    r.nodes,
+                    r.value,
+                    rensa::pos::to_algebraic(game.moves()).unwrap_or_default()
+                );
+            }
             moves_total += 1;
             depth_total += r.depth as i64;
             let Some(m) = r.best else { break };

@@ -28,6 +28,10 @@ pub const CHECK_EVERY_NODES: u64 = 1024;
 pub const LEAF_VCF_DEPTH: u32 = 6;
 /// Node cap of one leaf VCF.
 pub const LEAF_VCF_NODES: u64 = 300;
+/// Attacker moves of a VCF at an interior node.
+pub const INTERIOR_VCF_DEPTH: u32 = 12;
+/// Node cap of a VCF at an interior node.
+pub const INTERIOR_VCF_NODES: u64 = 3000;
 /// At non-PV nodes only the best-ordered moves are searched.
 pub const NON_PV_MOVE_LIMIT: usize = 18;
 /// Half-width of the first aspiration window, in centi-stones.
@@ -45,6 +49,9 @@ pub struct Tuning {
     pub lmr: bool,
     /// Evaluation weight of the side to move's potential, in 1/16ths.
     pub initiative_16ths: i64,
+    /// Interior nodes with at least this remaining depth look for a VCF of the side to move
+    /// (0 = never).
+    pub vcf_min_depth: i32,
 }
 
 impl Tuning {
@@ -53,6 +60,7 @@ impl Tuning {
         leaf_vcf: true,
         lmr: true,
         initiative_16ths: crate::eval::INITIATIVE_16THS,
+        vcf_min_depth: 0,
     };
 
     /// Reads `key=value` pairs separated by commas (`limit`, `vcf`, `lmr`, `init`) over the
@@ -67,6 +75,7 @@ impl Tuning {
                 "vcf" => t.leaf_vcf = n != 0,
                 "lmr" => t.lmr = n != 0,
                 "init" => t.initiative_16ths = n,
+                "vcfdepth" => t.vcf_min_depth = n as i32,
                 _ => return None,
             }
         }
@@ -106,6 +115,7 @@ pub struct Searcher<'a> {
     pub nodes: u64,
     pub seldepth: i32,
     pub aborted: bool,
+    next_check: u64,
     killers: Vec<[Idx; 2]>,
     history: Vec<[i32; 2]>,
     pv: Vec<Vec<Idx>>,
@@ -139,6 +149,7 @@ impl<'a> Searcher<'a> {
             nodes: 0,
             seldepth: 0,
             aborted: false,
+            next_check: CHECK_EVERY_NODES,
             killers: vec![[usize::MAX; 2]; MAX_PLY + 1],
             history: vec![[0; 2]; cells],
             pv: vec![Vec::new(); MAX_PLY + 1],
@@ -240,7 +251,9 @@ impl<'a> Searcher<'a> {
         let p = ply as i32;
         if !root {
             self.nodes += 1;
-            if self.nodes.is_multiple_of(CHECK_EVERY_NODES) {
+            // Not `nodes % N == 0`: VCF nodes are added in bulk and would skip the multiples.
+            if self.nodes >= self.next_check {
+                self.next_check = self.nodes + CHECK_EVERY_NODES;
                 self.check_limits();
             }
             if self.aborted {
@@ -306,6 +319,13 @@ impl<'a> Searcher<'a> {
         // Step 5. Leaf: own VCF, else the static value. Forced blocks are always searched.
         if depth <= 0 && opp_fives == 0 {
             return self.leaf(p);
+        }
+        // Step 5b. Near the root: a VCF of the side to move decides the node.
+        let vd = self.tuning.vcf_min_depth;
+        if !root && vd > 0 && depth >= vd && opp_fives == 0 {
+            if let Some(n) = self.node_vcf(INTERIOR_VCF_DEPTH, INTERIOR_VCF_NODES) {
+                return MATE - p - n as i32;
+            }
         }
 
         // Step 6. Moves.
@@ -404,21 +424,29 @@ impl<'a> Searcher<'a> {
         best
     }
 
-    /// The value of a quiet leaf: a win by continuous fours if there is one, else the evaluation.
-    fn leaf(&mut self, p: i32) -> i32 {
+    /// A VCF for the side to move within `max_nodes` (none if it has no four to start with).
+    fn node_vcf(&mut self, depth: u32, max_nodes: u64) -> Option<u32> {
         let me = self.b.side_to_move();
         let fours = self.b.count(me, Threat::Block4) + self.b.count(me, Threat::Four3);
-        if fours > 0 && self.tuning.leaf_vcf {
-            let mut vcf = Vcf {
-                cache: self.vcf_cache,
-                nodes: 0,
-                node_limit: LEAF_VCF_NODES,
-                deadline: None,
-            };
-            let mut line = Vec::new();
-            let r = vcf.solve(&mut self.b, LEAF_VCF_DEPTH, &mut line);
-            self.nodes += vcf.nodes;
-            if let Some(n) = r {
+        if fours == 0 {
+            return None;
+        }
+        let mut vcf = Vcf {
+            cache: self.vcf_cache,
+            nodes: 0,
+            node_limit: max_nodes,
+            deadline: None,
+        };
+        let mut line = Vec::new();
+        let r = vcf.solve(&mut self.b, depth, &mut line);
+        self.nodes += vcf.nodes;
+        r
+    }
+
+    /// The value of a quiet leaf: a win by continuous fours if there is one, else the evaluation.
+    fn leaf(&mut self, p: i32) -> i32 {
+        if self.tuning.leaf_vcf {
+            if let Some(n) = self.node_vcf(LEAF_VCF_DEPTH, LEAF_VCF_NODES) {
                 return MATE - p - n as i32;
             }
         }
