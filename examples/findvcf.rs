@@ -47,6 +47,7 @@ fn main() {
                 cache: &mut cache,
                 nodes: 0,
                 node_limit: 100000,
+                deadline: None,
             };
             let mut line = Vec::new();
             if let Some(n) = vcf.solve(&mut fb, 20, &mut line) {

@@ -1,8 +1,9 @@
 //! In-process matches: Engine vs Engine judged by `board::Game`.
 //!
 //! ```text
-//! cargo run --release --example selfplay -- [games] [rule] [size] [ms_per_move] [strength_a] [strength_b] [seed]
+//! cargo run --release --example selfplay -- [games] [rule] [size] [ms_per_move] [strength_a] [strength_b] [seed] [tuning_a] [tuning_b]
 //! cargo run --release --example selfplay -- 40 freestyle 15 100 100 0 1
+//! cargo run --release --example selfplay -- 40 freestyle 15 100 100 100 1 limit=0
 //! ```
 //! Openings are 2-4 random stones near the centre (seeded; the seed is printed), each played twice
 //! with colours swapped. Prints wins/draws/losses of engine A and an Elo estimate with a 95% error
@@ -10,6 +11,7 @@
 
 use rand::{Rng, SeedableRng};
 use rensa::engine::{Engine, Limits};
+use rensa::search::alphabeta::{set_tuning, Tuning};
 use rensa::{Color, Game, Pos, Rule};
 use std::sync::atomic::AtomicBool;
 
@@ -23,11 +25,16 @@ fn main() {
     let sa: u32 = arg(4, "100").parse().expect("strength a");
     let sb: u32 = arg(5, "0").parse().expect("strength b");
     let seed: u64 = arg(6, "1").parse().expect("seed");
+    // Optional search knobs for A and B (`limit=0,vcf=0,lmr=0,init=16`; see `Tuning::parse`).
+    let tune_a = Tuning::parse(&arg(7, "")).expect("tuning a");
+    let tune_b = Tuning::parse(&arg(8, "")).expect("tuning b");
     println!("selfplay: {games} games, {rule} {size}x{size}, {ms} ms/move, A strength {sa} vs B strength {sb}, seed {seed}");
+    println!("A tuning {tune_a:?}\nB tuning {tune_b:?}");
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
     let (mut w, mut d, mut l) = (0u32, 0u32, 0u32);
     let mut scores = Vec::new();
     let mut opening: Vec<Pos> = Vec::new();
+    let (mut max_ms, mut moves_total, mut depth_total) = (0u64, 0u64, 0i64);
     for g in 0..games {
         if g % 2 == 0 {
             opening = random_opening(&mut rng, size, rule);
@@ -58,7 +65,22 @@ fn main() {
                 strength: if a_to_move { sa } else { sb },
                 ..Limits::default()
             };
+            set_tuning(if a_to_move { tune_a } else { tune_b });
+            let t = std::time::Instant::now();
             let r = engines[ix].think(&limits, &stop, &mut |_| {});
+            let took = t.elapsed().as_millis() as u64;
+            max_ms = max_ms.max(took);
+            if took > 2 * ms + 50 {
+                println!(
+                    "slow think: {took} ms at depth {} nodes {} value {} in {}",
+                    r.depth,
+                    r.nodes,
+                    r.value,
+                    rensa::pos::to_algebraic(game.moves()).unwrap_or_default()
+                );
+            }
+            moves_total += 1;
+            depth_total += r.depth as i64;
             let Some(m) = r.best else { break };
             if game.play(m).is_err() {
                 println!(
@@ -102,6 +124,10 @@ fn main() {
             game.moves().len()
         );
     }
+    println!(
+        "moves {moves_total}, mean depth {:.1}, longest think {max_ms} ms (limit {ms} ms)",
+        depth_total as f64 / moves_total.max(1) as f64
+    );
     let n = scores.len() as f64;
     let mean = scores.iter().sum::<f64>() / n;
     let var = scores.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);

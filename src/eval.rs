@@ -17,9 +17,15 @@ pub const EVAL_LIMIT: i32 = 20_000;
 /// Value of the position for the side to move, in centi-stones.
 #[inline]
 pub fn evaluate(b: &FastBoard) -> i32 {
+    evaluate_with(b, INITIATIVE_16THS)
+}
+
+/// As [`evaluate`] with another initiative weight (in 1/16ths).
+#[inline]
+pub fn evaluate_with(b: &FastBoard, initiative_16ths: i64) -> i32 {
     let me = b.side_to_move();
     let opp = me.opponent();
-    let mine = b.score_sum(me) as i64 * INITIATIVE_16THS / 16;
+    let mine = b.score_sum(me) as i64 * initiative_16ths / 16;
     let theirs = b.score_sum(opp) as i64;
     ((mine - theirs) / 4).clamp(-EVAL_LIMIT as i64, EVAL_LIMIT as i64) as i32
 }

@@ -67,6 +67,34 @@ pub struct FastBoard {
     bbox: Bbox,
 }
 
+/// Row-by-row iterator over a rectangle of padded cell indices (see [`FastBoard::area`]).
+pub struct AreaIter {
+    next: Idx,
+    row_end: Idx,
+    row_len: usize,
+    stride: usize,
+    rows_left: usize,
+}
+
+impl Iterator for AreaIter {
+    type Item = Idx;
+
+    #[inline]
+    fn next(&mut self) -> Option<Idx> {
+        if self.next == self.row_end {
+            if self.rows_left == 0 {
+                return None;
+            }
+            self.rows_left -= 1;
+            self.next += self.stride - self.row_len;
+            self.row_end += self.stride;
+        }
+        let i = self.next;
+        self.next += 1;
+        Some(i)
+    }
+}
+
 /// Bounding box of the stones (inclusive, board coordinates); empty when `x0 > x1`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Bbox {
@@ -250,7 +278,7 @@ impl FastBoard {
     }
 
     /// Every on-board cell index within `margin` of the stones' bounding box (row by row).
-    pub fn area(&self, margin: i32) -> impl Iterator<Item = Idx> + '_ {
+    pub fn area(&self, margin: i32) -> AreaIter {
         let (x0, y0, x1, y1) = if self.bbox.x0 > self.bbox.x1 {
             let (cx, cy) = ((self.width / 2) as i32, (self.height / 2) as i32);
             (cx, cy, cx, cy)
@@ -262,9 +290,15 @@ impl FastBoard {
                 (self.bbox.y1 + margin).min(self.height as i32 - 1),
             )
         };
-        (y0..=y1).flat_map(move |y| {
-            (x0..=x1).map(move |x| (y as usize + PAD) * self.stride + x as usize + PAD)
-        })
+        let first = (y0 as usize + PAD) * self.stride + x0 as usize + PAD;
+        let row_len = (x1 - x0 + 1) as usize;
+        AreaIter {
+            next: first,
+            row_end: first + row_len,
+            row_len,
+            stride: self.stride,
+            rows_left: (y1 - y0) as usize,
+        }
     }
 
     /// Whether some stone lies in the 5x5 square around `i`.
@@ -458,6 +492,10 @@ impl FastBoard {
                 .map(|d| ((p[c][d] & CLASS_MASK) as u16) << (4 * d))
                 .sum::<u16>()
         });
+        if self.cells[i] != EMPTY {
+            // Patterns of occupied cells are not maintained (refreshed when the cell empties).
+            return k == self.keys[i] && t == self.threat[i] && s == self.score[i];
+        }
         k == self.keys[i]
             && p == self.pats[i]
             && t == self.threat[i]

@@ -11,7 +11,7 @@ use super::tt::{self, Tt, BOUND_EXACT, BOUND_LOWER, BOUND_UPPER};
 use super::vcf::{Vcf, VcfCache};
 use crate::board::fast::{FastBoard, Idx};
 use crate::board::pattern::Threat;
-use crate::eval::evaluate;
+use crate::eval::evaluate_with;
 use crate::types::{Color, Rule, Value};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -28,10 +28,74 @@ pub const CHECK_EVERY_NODES: u64 = 1024;
 pub const LEAF_VCF_DEPTH: u32 = 6;
 /// Node cap of one leaf VCF.
 pub const LEAF_VCF_NODES: u64 = 300;
+/// Attacker moves of a VCF at an interior node.
+pub const INTERIOR_VCF_DEPTH: u32 = 12;
+/// Node cap of a VCF at an interior node.
+pub const INTERIOR_VCF_NODES: u64 = 3000;
 /// At non-PV nodes only the best-ordered moves are searched.
 pub const NON_PV_MOVE_LIMIT: usize = 18;
 /// Half-width of the first aspiration window, in centi-stones.
 pub const ASPIRATION_WINDOW: i32 = 60;
+
+/// Search knobs, for A/B matches (`examples/selfplay.rs`). Production code uses the defaults;
+/// an experiment sets them per thread with [`set_tuning`] before calling `think`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tuning {
+    /// Moves searched at non-PV nodes of depth >= 2 (0 = all).
+    pub non_pv_move_limit: usize,
+    /// VCF at quiet leaves.
+    pub leaf_vcf: bool,
+    /// Late-move reductions.
+    pub lmr: bool,
+    /// Evaluation weight of the side to move's potential, in 1/16ths.
+    pub initiative_16ths: i64,
+    /// Interior nodes with at least this remaining depth look for a VCF of the side to move
+    /// (0 = never).
+    pub vcf_min_depth: i32,
+}
+
+impl Tuning {
+    pub const DEFAULT: Tuning = Tuning {
+        non_pv_move_limit: NON_PV_MOVE_LIMIT,
+        leaf_vcf: true,
+        lmr: true,
+        initiative_16ths: crate::eval::INITIATIVE_16THS,
+        vcf_min_depth: 0,
+    };
+
+    /// Reads `key=value` pairs separated by commas (`limit`, `vcf`, `lmr`, `init`) over the
+    /// defaults; `None` on an unknown key or bad number.
+    pub fn parse(text: &str) -> Option<Tuning> {
+        let mut t = Tuning::DEFAULT;
+        for kv in text.split(',').filter(|s| !s.is_empty()) {
+            let (k, v) = kv.split_once('=')?;
+            let n: i64 = v.trim().parse().ok()?;
+            match k.trim() {
+                "limit" => t.non_pv_move_limit = n.max(0) as usize,
+                "vcf" => t.leaf_vcf = n != 0,
+                "lmr" => t.lmr = n != 0,
+                "init" => t.initiative_16ths = n,
+                "vcfdepth" => t.vcf_min_depth = n as i32,
+                _ => return None,
+            }
+        }
+        Some(t)
+    }
+}
+
+thread_local! {
+    static TUNING: std::cell::Cell<Tuning> = const { std::cell::Cell::new(Tuning::DEFAULT) };
+}
+
+/// Sets the knobs for searches started on this thread (experiments only).
+pub fn set_tuning(t: Tuning) {
+    TUNING.with(|c| c.set(t));
+}
+
+/// The knobs in force on this thread.
+pub fn tuning() -> Tuning {
+    TUNING.with(|c| c.get())
+}
 
 /// What stops a search.
 pub struct Control<'a> {
@@ -51,12 +115,14 @@ pub struct Searcher<'a> {
     pub nodes: u64,
     pub seldepth: i32,
     pub aborted: bool,
+    next_check: u64,
     killers: Vec<[Idx; 2]>,
     history: Vec<[i32; 2]>,
     pv: Vec<Vec<Idx>>,
     buffers: Vec<Vec<(Idx, i32)>>,
     /// Root moves not to consider (multi-PV).
     pub root_exclude: Vec<Idx>,
+    tuning: Tuning,
 }
 
 /// Result of one completed iteration.
@@ -83,11 +149,13 @@ impl<'a> Searcher<'a> {
             nodes: 0,
             seldepth: 0,
             aborted: false,
+            next_check: CHECK_EVERY_NODES,
             killers: vec![[usize::MAX; 2]; MAX_PLY + 1],
             history: vec![[0; 2]; cells],
             pv: vec![Vec::new(); MAX_PLY + 1],
             buffers: vec![Vec::new(); MAX_PLY + 1],
             root_exclude: Vec::new(),
+            tuning: tuning(),
         }
     }
 
@@ -106,10 +174,14 @@ impl<'a> Searcher<'a> {
 
     /// A VCF for the side to move at the root within `depth` attacker moves and `max_nodes`.
     pub fn root_vcf(&mut self, depth: u32, max_nodes: u64) -> Option<(u32, Vec<Idx>)> {
+        let deadline = self.ctl.start.checked_add(std::time::Duration::from_millis(
+            self.ctl.hard_ms.min(1 << 40),
+        ));
         let mut vcf = Vcf {
             cache: self.vcf_cache,
             nodes: 0,
-            node_limit: max_nodes,
+            node_limit: max_nodes.min(self.ctl.max_nodes),
+            deadline: deadline.map(|d| (d, self.ctl.stop)),
         };
         let mut line = Vec::new();
         let r = vcf.solve(&mut self.b, depth, &mut line);
@@ -179,7 +251,9 @@ impl<'a> Searcher<'a> {
         let p = ply as i32;
         if !root {
             self.nodes += 1;
-            if self.nodes.is_multiple_of(CHECK_EVERY_NODES) {
+            // Not `nodes % N == 0`: VCF nodes are added in bulk and would skip the multiples.
+            if self.nodes >= self.next_check {
+                self.next_check = self.nodes + CHECK_EVERY_NODES;
                 self.check_limits();
             }
             if self.aborted {
@@ -198,7 +272,7 @@ impl<'a> Searcher<'a> {
             return 0;
         }
         if ply >= MAX_PLY - 1 {
-            return evaluate(&self.b);
+            return evaluate_with(&self.b, self.tuning.initiative_16ths);
         }
         let opp_fives = self.b.count(opp, Threat::Five);
         if !root {
@@ -246,6 +320,13 @@ impl<'a> Searcher<'a> {
         if depth <= 0 && opp_fives == 0 {
             return self.leaf(p);
         }
+        // Step 5b. Near the root: a VCF of the side to move decides the node.
+        let vd = self.tuning.vcf_min_depth;
+        if !root && vd > 0 && depth >= vd && opp_fives == 0 {
+            if let Some(n) = self.node_vcf(INTERIOR_VCF_DEPTH, INTERIOR_VCF_NODES) {
+                return MATE - p - n as i32;
+            }
+        }
 
         // Step 6. Moves.
         let mut moves = std::mem::take(&mut self.buffers[ply]);
@@ -256,7 +337,7 @@ impl<'a> Searcher<'a> {
             return if opp_fives > 0 {
                 -(MATE - p - 2)
             } else {
-                evaluate(&self.b)
+                evaluate_with(&self.b, self.tuning.initiative_16ths)
             };
         }
         let forced = opp_fives > 0;
@@ -268,7 +349,8 @@ impl<'a> Searcher<'a> {
             if root && self.root_exclude.contains(&m) {
                 continue;
             }
-            if !pv_node && !forced && searched >= NON_PV_MOVE_LIMIT && depth >= 2 {
+            let limit = self.tuning.non_pv_move_limit;
+            if !pv_node && !forced && limit > 0 && searched >= limit && depth >= 2 {
                 break;
             }
             let tm = self.b.threat(m, me);
@@ -280,7 +362,7 @@ impl<'a> Searcher<'a> {
             } else {
                 // Late, quiet moves are searched shallower first.
                 let quiet = tm < Threat::Flex3 && to < Threat::Flex3;
-                let r = if depth >= 3 && searched >= 3 && quiet {
+                let r = if self.tuning.lmr && depth >= 3 && searched >= 3 && quiet {
                     1 + (searched >= 8) as i32
                 } else {
                     0
@@ -342,24 +424,33 @@ impl<'a> Searcher<'a> {
         best
     }
 
-    /// The value of a quiet leaf: a win by continuous fours if there is one, else the evaluation.
-    fn leaf(&mut self, p: i32) -> i32 {
+    /// A VCF for the side to move within `max_nodes` (none if it has no four to start with).
+    fn node_vcf(&mut self, depth: u32, max_nodes: u64) -> Option<u32> {
         let me = self.b.side_to_move();
         let fours = self.b.count(me, Threat::Block4) + self.b.count(me, Threat::Four3);
-        if fours > 0 {
-            let mut vcf = Vcf {
-                cache: self.vcf_cache,
-                nodes: 0,
-                node_limit: LEAF_VCF_NODES,
-            };
-            let mut line = Vec::new();
-            let r = vcf.solve(&mut self.b, LEAF_VCF_DEPTH, &mut line);
-            self.nodes += vcf.nodes;
-            if let Some(n) = r {
+        if fours == 0 {
+            return None;
+        }
+        let mut vcf = Vcf {
+            cache: self.vcf_cache,
+            nodes: 0,
+            node_limit: max_nodes,
+            deadline: None,
+        };
+        let mut line = Vec::new();
+        let r = vcf.solve(&mut self.b, depth, &mut line);
+        self.nodes += vcf.nodes;
+        r
+    }
+
+    /// The value of a quiet leaf: a win by continuous fours if there is one, else the evaluation.
+    fn leaf(&mut self, p: i32) -> i32 {
+        if self.tuning.leaf_vcf {
+            if let Some(n) = self.node_vcf(LEAF_VCF_DEPTH, LEAF_VCF_NODES) {
                 return MATE - p - n as i32;
             }
         }
-        evaluate(&self.b)
+        evaluate_with(&self.b, self.tuning.initiative_16ths)
     }
 
     /// Fills `out` with the moves worth searching, best first.

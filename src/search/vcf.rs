@@ -44,6 +44,8 @@ pub struct Vcf<'a> {
     pub cache: &'a mut VcfCache,
     pub nodes: u64,
     pub node_limit: u64,
+    /// Optional clock: abort once `deadline` passes or the flag is set (checked every 1024 nodes).
+    pub deadline: Option<(std::time::Instant, &'a std::sync::atomic::AtomicBool)>,
 }
 
 impl Vcf<'_> {
@@ -57,6 +59,16 @@ impl Vcf<'_> {
 
     fn attack(&mut self, b: &mut FastBoard, depth: u8, line: &mut Vec<Idx>) -> Option<u32> {
         self.nodes += 1;
+        if self.nodes.is_multiple_of(1024) {
+            if let Some((at, stop)) = self.deadline {
+                if std::time::Instant::now() >= at
+                    || stop.load(std::sync::atomic::Ordering::Relaxed)
+                {
+                    // Out of time: behave as if the node budget were spent.
+                    self.node_limit = 0;
+                }
+            }
+        }
         let me = b.side_to_move();
         let opp = me.opponent();
         // Step 1. A five now.
@@ -129,7 +141,9 @@ impl Vcf<'_> {
                 return None;
             }
         }
-        self.cache.store_fail(key, depth);
+        if self.nodes <= self.node_limit {
+            self.cache.store_fail(key, depth);
+        }
         None
     }
 }
