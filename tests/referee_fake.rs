@@ -376,3 +376,15 @@ fn memory_limit_is_enforced() {
         assert_loss(&r, Color::Black, EndReason::Crash, "memory");
     }
 }
+
+#[test]
+fn flooding_engine_loses_on_time() {
+    let (r, elapsed) = play(
+        engine("a", &["--mode", "flood", "--after", "2"]),
+        engine("b", &[]),
+        settings(),
+        vec![],
+    );
+    assert_loss(&r, Color::Black, EndReason::Timeout, "no answer");
+    assert!(elapsed < Duration::from_secs(10), "{elapsed:?}");
+}

@@ -175,7 +175,8 @@ impl EngineProcess {
     /// them for logging.
     pub fn drain(&mut self) -> Vec<String> {
         let mut stale = Vec::new();
-        loop {
+        // Bounded, so that an engine flooding its output cannot keep the referee here.
+        for _ in 0..CHANNEL_LINES * 4 {
             match self.rx.try_recv() {
                 Ok(Event::Line(l, _)) => stale.push(l),
                 Ok(Event::Closed) | Err(TryRecvError::Disconnected) => {
@@ -185,6 +186,7 @@ impl EngineProcess {
                 Err(TryRecvError::Empty) => return stale,
             }
         }
+        stale
     }
 
     /// The next output line and the instant it arrived, waiting at most until `deadline`.
@@ -198,9 +200,11 @@ impl EngineProcess {
             }
             let now = Instant::now();
             if now >= deadline {
-                // One last non-blocking look: a line may have arrived exactly at the deadline.
+                // A last non-blocking look for lines read before the deadline but not yet taken;
+                // later ones do not count (and a flooding engine cannot keep us here).
                 return match self.rx.try_recv() {
-                    Ok(Event::Line(l, at)) => Ok((l, at)),
+                    Ok(Event::Line(l, at)) if at <= deadline => Ok((l, at)),
+                    Ok(Event::Line(..)) => Err(WaitError::Timeout),
                     Ok(Event::Closed) | Err(TryRecvError::Disconnected) => {
                         self.closed = true;
                         Err(WaitError::Closed)
