@@ -276,10 +276,13 @@ pub fn parse_about_name(line: &str) -> Option<String> {
 }
 
 /// Asks a freshly started engine for its `ABOUT` name, waiting at most `timeout`; the process is
-/// ended afterwards. `None` if it cannot start or does not answer with a name in time.
-pub fn probe_name(command: &EngineCommand, timeout: Duration) -> Option<String> {
-    let mut p = EngineProcess::spawn(command).ok()?;
-    p.send("ABOUT").ok()?;
+/// ended afterwards. `Ok(None)` if it does not answer with a name in time; an error if it cannot be
+/// started at all.
+pub fn probe_name(command: &EngineCommand, timeout: Duration) -> std::io::Result<Option<String>> {
+    let mut p = EngineProcess::spawn(command)?;
+    if p.send("ABOUT").is_err() {
+        return Ok(None);
+    }
     let deadline = Instant::now() + timeout;
     let mut name = None;
     while let Ok((line, _)) = p.next_line(deadline) {
@@ -289,7 +292,7 @@ pub fn probe_name(command: &EngineCommand, timeout: Duration) -> Option<String> 
         }
     }
     p.shutdown(Duration::from_millis(300));
-    name
+    Ok(name)
 }
 
 /// A player's failure that ends the game.
