@@ -105,6 +105,30 @@ impl EngineProcess {
             command.process_group(0);
         }
         let mut child = command.spawn()?;
+        match Self::attach(&mut child) {
+            Ok((stdin, write_failed, rx)) => Ok(EngineProcess {
+                child,
+                stdin: Some(stdin),
+                write_failed,
+                rx,
+                closed: false,
+                suspended: false,
+                eol: "\r\n",
+            }),
+            Err(e) => {
+                // Never leave a started engine behind.
+                let _ = child.kill();
+                let _ = child.wait();
+                Err(e)
+            }
+        }
+    }
+
+    /// Starts the reader and writer threads on the child's pipes.
+    #[allow(clippy::type_complexity)]
+    fn attach(
+        child: &mut Child,
+    ) -> io::Result<(SyncSender<Vec<u8>>, Arc<AtomicBool>, Receiver<Event>)> {
         let stdout = child
             .stdout
             .take()
@@ -123,15 +147,7 @@ impl EngineProcess {
         thread::Builder::new()
             .name("engine-writer".into())
             .spawn(move || write_batches(pipe, wrx, failed))?;
-        Ok(EngineProcess {
-            child,
-            stdin: Some(wtx),
-            write_failed,
-            rx,
-            closed: false,
-            suspended: false,
-            eol: "\r\n",
-        })
+        Ok((wtx, write_failed, rx))
     }
 
     /// Operating-system process id.
