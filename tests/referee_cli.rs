@@ -362,3 +362,21 @@ fn swap2_match_runs_from_the_command_line() {
         .all(|r| r.opening.is_empty() && r.moves.len() >= 4));
     let _ = std::fs::remove_dir_all(&out);
 }
+
+#[test]
+fn demo_plays_a_short_match() {
+    let out = temp_dir("demo");
+    let o = referee(
+        &["demo", "--out", out.to_str().unwrap()],
+        Duration::from_secs(120),
+    );
+    assert!(o.status.success(), "stderr: {}", text(&o.stderr));
+    let stdout = text(&o.stdout);
+    assert!(stdout.contains("4 of 4 games recorded"), "{stdout}");
+    let (records, errors) = rensa::referee::records::read_records(
+        &std::fs::read_to_string(out.join("games.jsonl")).unwrap(),
+    );
+    assert!(errors.is_empty(), "{errors:?}");
+    assert_eq!(records.len(), 4);
+    let _ = std::fs::remove_dir_all(&out);
+}

@@ -286,12 +286,15 @@ fn output_after_the_move_is_not_the_next_move() {
 fn ignoring_about_gives_no_name_within_the_deadline() {
     let start = Instant::now();
     let cmd = engine("x", &["--mode", "ignore-about"]).command;
-    assert_eq!(probe_name(&cmd, Duration::from_millis(300)), None);
+    assert_eq!(probe_name(&cmd, Duration::from_millis(300)).unwrap(), None);
     let named = engine("x", &["--name", "Fakey"]).command;
     assert_eq!(
-        probe_name(&named, Duration::from_millis(5000)),
+        probe_name(&named, Duration::from_millis(5000)).unwrap(),
         Some("Fakey".into())
     );
+    let mut missing = named.clone();
+    missing.program = "/nonexistent/pbrain-nothing".into();
+    assert!(probe_name(&missing, Duration::from_millis(300)).is_err());
     assert!(start.elapsed() < Duration::from_secs(10));
 }
 
@@ -375,4 +378,16 @@ fn memory_limit_is_enforced() {
     if cfg!(target_os = "linux") {
         assert_loss(&r, Color::Black, EndReason::Crash, "memory");
     }
+}
+
+#[test]
+fn flooding_engine_loses_on_time() {
+    let (r, elapsed) = play(
+        engine("a", &["--mode", "flood", "--after", "2"]),
+        engine("b", &[]),
+        settings(),
+        vec![],
+    );
+    assert_loss(&r, Color::Black, EndReason::Timeout, "no answer");
+    assert!(elapsed < Duration::from_secs(10), "{elapsed:?}");
 }

@@ -24,8 +24,8 @@ fn engine(name: &str) -> EngineConfig {
             show_stderr: false,
         },
         time: TimeControl {
-            turn_ms: 100,
-            match_ms: 5_000,
+            turn_ms: 50,
+            match_ms: 3_000,
             increment_ms: 0,
             tolerance_ms: 1_000,
         },

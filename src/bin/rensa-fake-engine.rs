@@ -26,9 +26,10 @@ enum Mode {
     IgnoreEnd,
     PrintAfter,
     BadSwap2,
+    Flood,
 }
 
-const MODES: [(&str, Mode); 12] = [
+const MODES: [(&str, Mode); 13] = [
     ("random", Mode::Random),
     ("crash", Mode::Crash),
     ("exit-on-start", Mode::ExitOnStart),
@@ -41,6 +42,7 @@ const MODES: [(&str, Mode); 12] = [
     ("ignore-end", Mode::IgnoreEnd),
     ("print-after", Mode::PrintAfter),
     ("bad-swap2", Mode::BadSwap2),
+    ("flood", Mode::Flood),
 ];
 
 const HELP: &str = "rensa-fake-engine: a misbehaving Gomocup-protocol engine for testing managers
@@ -60,6 +62,7 @@ Modes (default random):
   ignore-end     ignores END and end of input (sleeps for an hour); otherwise random
   print-after    prints a stray move and chatter right after every move
   bad-swap2      answers SWAP2BOARD with two stones (always wrong for an empty board)
+  flood          from its move --after on, prints non-move lines without end
 ";
 
 struct Options {
@@ -159,6 +162,14 @@ impl Fake {
                 }
             }
             Mode::OffBoard if due => return line(out, &format!("{},{}", self.width, 0)),
+            Mode::Flood if due => loop {
+                // Ends only when the manager closes the pipe (write error) or kills us.
+                line(
+                    out,
+                    "MESSAGE flooding the manager with output that is not a move",
+                )?;
+                line(out, "DEBUG 1,2,3")?;
+            },
             Mode::Junk => {
                 line(out, "this is not a move")?;
                 line(out, "DEBUG 1,2,3")?;

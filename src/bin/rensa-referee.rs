@@ -11,7 +11,7 @@ use rensa::board::Game;
 use rensa::pos::{parse_algebraic, Pos};
 use rensa::referee::game::{parse_move_line, probe_name, EngineConfig, GameSettings, TimeControl};
 use rensa::referee::openings;
-use rensa::referee::process::EngineCommand;
+use rensa::referee::process::{EngineCommand, EngineProcess};
 use rensa::referee::record::GameRecord;
 use rensa::referee::runner::{self, RunConfig, Tournament};
 use rensa::referee::stats::{self, Sprt, SprtDecision};
@@ -327,37 +327,45 @@ fn parse_engine_spec(tokens: &[String], base: TimeControl) -> anyhow::Result<Eng
 }
 
 /// Display names: given, else ABOUT's name, else the file name; made unique with `-2`, `-3`...
-fn name_engines(specs: Vec<EngineSpec>, about_timeout: Duration) -> Vec<EngineConfig> {
+/// Every engine is started once here, so that a wrong path fails the run at once.
+fn name_engines(
+    specs: Vec<EngineSpec>,
+    about_timeout: Duration,
+) -> anyhow::Result<Vec<EngineConfig>> {
     let mut used: Vec<String> = Vec::new();
-    specs
-        .into_iter()
-        .map(|s| {
-            let base = s
-                .name
-                .clone()
-                .or_else(|| probe_name(&s.command, about_timeout))
-                .unwrap_or_else(|| {
-                    s.command
-                        .program
-                        .file_stem()
-                        .map(|f| f.to_string_lossy().into_owned())
-                        .unwrap_or_else(|| "engine".into())
-                });
-            let mut name = base.clone();
-            let mut k = 2;
-            while used.contains(&name) {
-                name = format!("{base}-{k}");
-                k += 1;
+    let mut out = Vec::new();
+    for s in specs {
+        let cannot =
+            |e: std::io::Error| anyhow!("cannot start {}: {e}", s.command.program.display());
+        let about = match &s.name {
+            Some(n) => {
+                drop(EngineProcess::spawn(&s.command).map_err(cannot)?);
+                Some(n.clone())
             }
-            used.push(name.clone());
-            EngineConfig {
-                name,
-                command: s.command,
-                time: s.time,
-                extra_info: s.info,
-            }
-        })
-        .collect()
+            None => probe_name(&s.command, about_timeout).map_err(cannot)?,
+        };
+        let base = about.unwrap_or_else(|| {
+            s.command
+                .program
+                .file_stem()
+                .map(|f| f.to_string_lossy().into_owned())
+                .unwrap_or_else(|| "engine".into())
+        });
+        let mut name = base.clone();
+        let mut k = 2;
+        while used.contains(&name) {
+            name = format!("{base}-{k}");
+            k += 1;
+        }
+        used.push(name.clone());
+        out.push(EngineConfig {
+            name,
+            command: s.command,
+            time: s.time,
+            extra_info: s.info,
+        });
+    }
+    Ok(out)
 }
 
 /// The openings of a run: the given file, else the shipped balanced set for the rule (none with
@@ -499,7 +507,7 @@ fn build_config(tournament: Tournament, a: &RunArgs) -> anyhow::Result<RunConfig
             .unwrap_or(0);
         PathBuf::from(format!("rensa-match-{secs}"))
     });
-    let engines = name_engines(specs, Duration::from_millis(a.about_timeout_ms));
+    let engines = name_engines(specs, Duration::from_millis(a.about_timeout_ms))?;
     Ok(RunConfig {
         engines,
         tournament,
@@ -742,7 +750,7 @@ fn demo(out: Option<PathBuf>) -> anyhow::Result<ExitCode> {
         .into_iter()
         .collect();
     let config = RunConfig {
-        engines: name_engines(specs, Duration::from_millis(1000)),
+        engines: name_engines(specs, Duration::from_millis(1000))?,
         tournament: Tournament::Match,
         games_per_pairing: 4,
         settings: GameSettings::new(15, 15, Rule::Freestyle),

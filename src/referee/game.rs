@@ -177,10 +177,13 @@ pub enum GameAbort {
 pub struct GameLog {
     out: Option<BufWriter<File>>,
     start: Instant,
+    lines: usize,
 }
 
 /// Longest line text written to a protocol log, in bytes.
 const LOG_LINE_BYTES: usize = 1000;
+/// Most lines written to one game's protocol log (a flooding engine must not fill the disk).
+const LOG_MAX_LINES: usize = 100_000;
 
 impl GameLog {
     /// A log that writes nothing.
@@ -188,6 +191,7 @@ impl GameLog {
         GameLog {
             out: None,
             start: Instant::now(),
+            lines: 0,
         }
     }
 
@@ -196,11 +200,19 @@ impl GameLog {
         Ok(GameLog {
             out: Some(BufWriter::new(File::create(path)?)),
             start: Instant::now(),
+            lines: 0,
         })
     }
 
     fn write(&mut self, at: Instant, who: &str, dir: &str, text: &str) {
         if let Some(out) = &mut self.out {
+            self.lines += 1;
+            if self.lines > LOG_MAX_LINES {
+                if self.lines == LOG_MAX_LINES + 1 {
+                    let _ = writeln!(out, "(log truncated after {LOG_MAX_LINES} lines)");
+                }
+                return;
+            }
             let ms = at.saturating_duration_since(self.start).as_secs_f64() * 1000.0;
             let mut t = text;
             if t.len() > LOG_LINE_BYTES {
@@ -264,10 +276,13 @@ pub fn parse_about_name(line: &str) -> Option<String> {
 }
 
 /// Asks a freshly started engine for its `ABOUT` name, waiting at most `timeout`; the process is
-/// ended afterwards. `None` if it cannot start or does not answer with a name in time.
-pub fn probe_name(command: &EngineCommand, timeout: Duration) -> Option<String> {
-    let mut p = EngineProcess::spawn(command).ok()?;
-    p.send("ABOUT").ok()?;
+/// ended afterwards. `Ok(None)` if it does not answer with a name in time; an error if it cannot be
+/// started at all.
+pub fn probe_name(command: &EngineCommand, timeout: Duration) -> std::io::Result<Option<String>> {
+    let mut p = EngineProcess::spawn(command)?;
+    if p.send("ABOUT").is_err() {
+        return Ok(None);
+    }
     let deadline = Instant::now() + timeout;
     let mut name = None;
     while let Ok((line, _)) = p.next_line(deadline) {
@@ -277,7 +292,7 @@ pub fn probe_name(command: &EngineCommand, timeout: Duration) -> Option<String> 
         }
     }
     p.shutdown(Duration::from_millis(300));
-    name
+    Ok(name)
 }
 
 /// A player's failure that ends the game.

@@ -105,6 +105,30 @@ impl EngineProcess {
             command.process_group(0);
         }
         let mut child = command.spawn()?;
+        match Self::attach(&mut child) {
+            Ok((stdin, write_failed, rx)) => Ok(EngineProcess {
+                child,
+                stdin: Some(stdin),
+                write_failed,
+                rx,
+                closed: false,
+                suspended: false,
+                eol: "\r\n",
+            }),
+            Err(e) => {
+                // Never leave a started engine behind.
+                let _ = child.kill();
+                let _ = child.wait();
+                Err(e)
+            }
+        }
+    }
+
+    /// Starts the reader and writer threads on the child's pipes.
+    #[allow(clippy::type_complexity)]
+    fn attach(
+        child: &mut Child,
+    ) -> io::Result<(SyncSender<Vec<u8>>, Arc<AtomicBool>, Receiver<Event>)> {
         let stdout = child
             .stdout
             .take()
@@ -123,15 +147,7 @@ impl EngineProcess {
         thread::Builder::new()
             .name("engine-writer".into())
             .spawn(move || write_batches(pipe, wrx, failed))?;
-        Ok(EngineProcess {
-            child,
-            stdin: Some(wtx),
-            write_failed,
-            rx,
-            closed: false,
-            suspended: false,
-            eol: "\r\n",
-        })
+        Ok((wtx, write_failed, rx))
     }
 
     /// Operating-system process id.
@@ -175,7 +191,8 @@ impl EngineProcess {
     /// them for logging.
     pub fn drain(&mut self) -> Vec<String> {
         let mut stale = Vec::new();
-        loop {
+        // Bounded, so that an engine flooding its output cannot keep the referee here.
+        for _ in 0..CHANNEL_LINES * 4 {
             match self.rx.try_recv() {
                 Ok(Event::Line(l, _)) => stale.push(l),
                 Ok(Event::Closed) | Err(TryRecvError::Disconnected) => {
@@ -185,6 +202,7 @@ impl EngineProcess {
                 Err(TryRecvError::Empty) => return stale,
             }
         }
+        stale
     }
 
     /// The next output line and the instant it arrived, waiting at most until `deadline`.
@@ -198,9 +216,11 @@ impl EngineProcess {
             }
             let now = Instant::now();
             if now >= deadline {
-                // One last non-blocking look: a line may have arrived exactly at the deadline.
+                // A last non-blocking look for lines read before the deadline but not yet taken;
+                // later ones do not count (and a flooding engine cannot keep us here).
                 return match self.rx.try_recv() {
-                    Ok(Event::Line(l, at)) => Ok((l, at)),
+                    Ok(Event::Line(l, at)) if at <= deadline => Ok((l, at)),
+                    Ok(Event::Line(..)) => Err(WaitError::Timeout),
                     Ok(Event::Closed) | Err(TryRecvError::Disconnected) => {
                         self.closed = true;
                         Err(WaitError::Closed)

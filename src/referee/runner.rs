@@ -653,6 +653,78 @@ mod tests {
         assert_eq!(opening_order(3, None), vec![0, 1, 2]);
     }
 
+    fn config(engines: usize, tournament: Tournament, games: usize) -> RunConfig {
+        let engine = |i: usize| EngineConfig {
+            name: format!("e{i}"),
+            command: process::EngineCommand {
+                program: "none".into(),
+                args: vec![],
+                dir: None,
+                show_stderr: false,
+            },
+            time: super::super::game::TimeControl::FASTGAME,
+            extra_info: vec![],
+        };
+        RunConfig {
+            engines: (0..engines).map(engine).collect(),
+            tournament,
+            games_per_pairing: games,
+            settings: GameSettings::new(15, 15, crate::types::Rule::Freestyle),
+            openings: vec![
+                vec![Pos::new(7, 7), Pos::new(8, 7)],
+                vec![Pos::new(7, 7), Pos::new(8, 9), Pos::new(6, 6)],
+            ],
+            shuffle_seed: None,
+            transform: false,
+            concurrency: 1,
+            out_dir: None,
+            log_protocol: false,
+            resume: false,
+            progress: false,
+        }
+    }
+
+    #[test]
+    fn schedule_pairs_share_an_opening_with_colours_swapped() {
+        let c = config(3, Tournament::RoundRobin, 5);
+        let s = schedule(&c);
+        // 3 pairings x 3 pairs (5 games rounded up to 6) x 2 games.
+        assert_eq!(s.len(), 18);
+        for (i, g) in s.iter().enumerate() {
+            assert_eq!(g.spec.game_index, i);
+        }
+        for pair in s.chunks(2) {
+            assert_eq!(pair[0].spec.opening, pair[1].spec.opening);
+            assert_eq!(
+                (pair[0].first, pair[0].second),
+                (pair[1].second, pair[1].first)
+            );
+        }
+        // Openings cycle in file order per pairing: pair k uses opening k % 2.
+        let ab: Vec<Option<usize>> = s
+            .iter()
+            .filter(|g| (g.first, g.second) == (0, 1))
+            .map(|g| g.spec.opening_index)
+            .collect();
+        assert_eq!(ab, [Some(0), Some(1), Some(0)]);
+    }
+
+    #[test]
+    fn transform_uses_a_new_symmetry_on_each_pass() {
+        let mut c = config(2, Tournament::Match, 8);
+        c.transform = true;
+        let s = schedule(&c);
+        assert_eq!(s.len(), 8);
+        // Pass 0 is the identity, pass 1 the first non-trivial symmetry.
+        assert_eq!(s[0].spec.opening, c.openings[0]);
+        assert_eq!(s[2].spec.opening, c.openings[1]);
+        assert_ne!(s[4].spec.opening, c.openings[0]);
+        assert_eq!(
+            Some(s[4].spec.opening.clone()),
+            openings::transform(&c.openings[0], 1, 15, 15)
+        );
+    }
+
     #[test]
     fn durations_format_compactly() {
         assert_eq!(format_duration(42.4), "42s");
