@@ -93,7 +93,7 @@ impl EloEstimate {
         if self.error95.is_finite() {
             format!("{:+.1} ± {:.1}", self.elo, self.error95)
         } else {
-            format!("{:+.1} ± inf", self.elo)
+            format!("{:+.1} ± n/a", self.elo)
         }
     }
 
@@ -179,8 +179,11 @@ fn estimate(values: &[f64], counts: &[u64], games_per_sample: u64) -> EloEstimat
         / nf;
     // Standard error of the mean score.
     let se = (var / nf).sqrt();
-    let elo = elo_from_score(mean);
-    let error95 = if mean <= 0.0 || mean >= 1.0 {
+    // `+ 0.0` turns a negative zero into zero, so a level result prints as `+0.0`, not `-0.0`.
+    let elo = elo_from_score(mean) + 0.0;
+    // Fewer than two samples, or samples that all agree, say nothing about the spread: the error
+    // bar is undefined rather than zero.
+    let error95 = if mean <= 0.0 || mean >= 1.0 || n < 2 || var <= 0.0 {
         f64::INFINITY
     } else {
         // Delta method: the slope of the Elo curve at the observed score.
@@ -704,18 +707,23 @@ mod tests {
         assert_eq!(all_lost.los, 0.0);
         assert_eq!(all_lost.elo_text(), "-inf");
 
-        // Every pair split 1-1: no variance, exactly even.
+        // Every pair split 1-1: exactly even, but a sample without spread gives no error bar
+        // (showing `± 0.0` would claim a certainty that 7 pairs cannot give).
         let even = pentanomial_elo(&Pentanomial {
             counts: [0, 0, 7, 0, 0],
         });
-        assert_eq!((even.elo, even.error95, even.los), (0.0, 0.0, 0.5));
+        assert_eq!(
+            (even.elo, even.error95, even.los),
+            (0.0, f64::INFINITY, 0.5)
+        );
+        assert_eq!(even.elo_text(), "+0.0 ± n/a");
         // Every pair 1.5 points: s = 0.75 with no variance; certain superiority.
         let sure = pentanomial_elo(&Pentanomial {
             counts: [0, 0, 0, 3, 0],
         });
         assert!(close(sure.elo, 190.85, 0.01));
-        assert_eq!((sure.error95, sure.los), (0.0, 1.0));
-        assert_eq!(sure.elo_text(), "+190.8 ± 0.0");
+        assert_eq!((sure.error95, sure.los), (f64::INFINITY, 1.0));
+        assert_eq!(sure.elo_text(), "+190.8 ± n/a");
         for e in [none, all_won, all_lost, even, sure] {
             assert!(!e.elo.is_nan() && !e.error95.is_nan() && !e.los.is_nan());
         }
