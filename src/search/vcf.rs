@@ -8,34 +8,38 @@
 use crate::board::fast::{FastBoard, Idx};
 use crate::board::pattern::Threat;
 
-/// Cache of positions known to have no VCF within some number of attacker moves.
+/// Cache of positions known to have no VCF within some number of attacker moves. A slot holds the
+/// position key with its low 8 bits replaced by the depth, so a new or cleared cache is a zeroed
+/// allocation (free until touched; see `search::tt::Tt`).
 pub struct VcfCache {
-    slots: Vec<(u64, u8)>,
+    slots: Vec<u64>,
     mask: usize,
 }
+
+const DEPTH_BITS: u64 = 0xff;
 
 impl VcfCache {
     /// A cache with `2^bits` slots.
     pub fn new(bits: u32) -> VcfCache {
         VcfCache {
-            slots: vec![(0, 0); 1 << bits],
+            slots: vec![0; 1 << bits],
             mask: (1 << bits) - 1,
         }
     }
 
     pub fn clear(&mut self) {
-        self.slots.iter_mut().for_each(|s| *s = (0, 0));
+        self.slots = vec![0; self.slots.len()];
     }
 
     #[inline]
     fn known_fail(&self, key: u64, depth: u8) -> bool {
         let s = self.slots[key as usize & self.mask];
-        s.0 == key && s.1 >= depth
+        s != 0 && (s & !DEPTH_BITS) == (key & !DEPTH_BITS) && (s & DEPTH_BITS) as u8 >= depth
     }
 
     #[inline]
     fn store_fail(&mut self, key: u64, depth: u8) {
-        self.slots[key as usize & self.mask] = (key, depth);
+        self.slots[key as usize & self.mask] = (key & !DEPTH_BITS) | depth as u64;
     }
 }
 
