@@ -1,5 +1,6 @@
 //! `pbrain-rensa`: the engine. Speaks the Gomocup protocol on stdin/stdout; `pbrain-rensa bench`
-//! runs the fixed benchmark. Logs go to stderr and are silent unless `RUST_LOG` is set.
+//! runs the fixed benchmark and `pbrain-rensa tactics` the tactical suites. Logs go to stderr and
+//! are silent unless `RUST_LOG` is set.
 
 use std::io;
 
@@ -12,6 +13,13 @@ fn main() -> anyhow::Result<()> {
         Some("bench") => {
             println!("{}", rensa::bench::run());
         }
+        Some("tactics") => match rensa::tactics::cli(&args[1..]) {
+            Ok(report) => println!("{report}"),
+            Err(e) => {
+                eprintln!("pbrain-rensa tactics: {e}");
+                std::process::exit(2);
+            }
+        },
         // Any other first argument is ignored: managers start the brain without arguments.
         _ => match rensa::protocol::run(io::stdin(), io::stdout()) {
             // The manager closed our stdout: it is gone, so there is nobody left to tell.
