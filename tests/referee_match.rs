@@ -27,7 +27,9 @@ fn engine(name: &str) -> EngineConfig {
             turn_ms: 50,
             match_ms: 3_000,
             increment_ms: 0,
-            tolerance_ms: 1_000,
+            // Generous: the test suite runs on loaded machines, where a process can be starved of
+            // CPU for a second; a fault here must mean a real protocol or time-control bug.
+            tolerance_ms: 5_000,
         },
         extra_info: vec![],
     }
