@@ -8,7 +8,7 @@
 //!
 //! * `win`: the side to move has a shortest VCF of 5 plies or more; the answers are all first
 //!   moves of a VCF of that length;
-//! * `defend`: the opponent would have a VCF if we passed, we have no five and no four, and the
+//! * `defend` (unless MIN_DEFEND_PLIES is 0): the opponent would have a VCF if we passed, we have no five and no four, and the
 //!   answers (all moves after which the opponent's VCF within the defend bound disappears) are
 //!   few.
 //!
@@ -151,10 +151,15 @@ fn main() {
                         }
                     }
                 }
-                if ply >= next_defend && !my_five && !their_five {
+                if min_defend_plies > 0 && ply >= next_defend && !my_five && !their_five {
                     if let Some((n, _)) = shortest(&b, rule, opp, tactics::DEFEND_BOUND_MOVES) {
                         if plies_of(n) >= min_defend_plies {
-                            if let Ok(defs) = tactics::defending_moves(&b, rule, me) {
+                            let defs = if tactics::has_four_move(&b, rule, me) {
+                                Err(String::new())
+                            } else {
+                                tactics::defending_moves(&b, rule, me)
+                            };
+                            if let Ok(defs) = defs {
                                 if !defs.is_empty() && defs.len() <= 6 {
                                     let e = Entry {
                                         id: format!("{prefix}-{seed}-{game_no}-{ply}d"),

@@ -19,7 +19,9 @@
 //! * `kind`: `win` (the side to move has a forced win) or `defend` (the opponent threatens a forced
 //!   win; the side to move must stop it).
 //! * `answers`: the correct moves, protocol pairs or algebraic, separated by blanks.
-//!   For `win`: every first move of a VCF (continuous fours) win of at most `plies` plies.
+//!   For `win`: every first move of a VCF (continuous fours) win of at most `plies` plies; for
+//!   wins of [`FULL_WIDTH_MAX_PLIES`] plies the verifier also proves that no other move (a
+//!   double-three, say) wins as fast.
 //!   For `defend`: every move after which the opponent has no VCF within [`DEFEND_BOUND_MOVES`].
 //!   Defend positions are chosen so that the side to move has no five and no four of its own (a
 //!   counter-four would only delay the threat, and the answer set would be ill-defined).
@@ -459,8 +461,8 @@ fn exhausted(what: &str) -> impl Fn(Exhausted) -> String + '_ {
     move |_| format!("prover node budget ({VERIFY_NODE_LIMIT}) ran out while {what}")
 }
 
-/// Whether `color` has a move that makes a four (a winning point afterwards) on `b`.
-fn has_four_move(b: &Board, rule: Rule, color: Color) -> bool {
+/// Whether `color` has a legal move that makes a four (a winning point afterwards) on `b`.
+pub fn has_four_move(b: &Board, rule: Rule, color: Color) -> bool {
     let p = Prover::new(rule, color, 1);
     b.empty_cells().any(|m| {
         if rule == Rule::Renju && color == Color::Black && crate::board::rules::is_forbidden(b, m) {
@@ -507,6 +509,15 @@ pub fn verify_entry(e: &Entry) -> Result<(), String> {
                     show(&firsts)
                 ));
             }
+            // Within 3 plies only fours can win (the opponent's stone never creates a winning
+            // point), so the VCF answers are complete there already.
+            if (5..=FULL_WIDTH_MAX_PLIES).contains(&win.plies()) {
+                if let Some(m) = other_win_within_5(b, e.rule, me, &firsts)? {
+                    return Err(format!(
+                        "{m} also wins within 5 plies (not by continuous fours) but is not an answer"
+                    ));
+                }
+            }
         }
         Kind::Defend => {
             let opp = me.opponent();
@@ -542,6 +553,66 @@ pub fn verify_entry(e: &Entry) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// `win` entries of at most this many plies are checked full-width as well: no move outside the
+/// answers (a double-three, say) may win within the same number of plies. Longer entries are
+/// checked for continuous-four wins only (a full-width proof is too slow there).
+pub const FULL_WIDTH_MAX_PLIES: u32 = 5;
+
+/// A move of `me` outside `except` that wins within 5 plies against every defence, if any.
+/// After such a move `m`, every legal opponent reply must leave `me` a five or a four that cannot
+/// be stopped (a VCF of two moves: a quiet third move cannot win by ply 5, since the opponent's
+/// stone cannot create winning points). Replies are tried nearest to `m` first, because a
+/// refutation is usually a block next to it.
+fn other_win_within_5(
+    b: &Board,
+    rule: Rule,
+    me: Color,
+    except: &[Pos],
+) -> Result<Option<Pos>, String> {
+    let opp = me.opponent();
+    let legal = |b: &Board, p: Pos, c: Color| {
+        b.is_empty(p)
+            && !(rule == Rule::Renju
+                && c == Color::Black
+                && crate::board::rules::is_forbidden(b, p))
+    };
+    let mut p = Prover::new(rule, me, VERIFY_NODE_LIMIT);
+    for m in b.empty_cells() {
+        if except.contains(&m) || !legal(b, m, me) {
+            continue;
+        }
+        let mut after = b.clone();
+        after.place(m, me).expect("legal move");
+        if !p.win_points(&after, opp).is_empty() {
+            continue;
+        }
+        let mut replies: Vec<Pos> = after
+            .empty_cells()
+            .filter(|&r| legal(&after, r, opp))
+            .collect();
+        let dist = |r: &Pos| {
+            (r.x as i32 - m.x as i32)
+                .abs()
+                .max((r.y as i32 - m.y as i32).abs())
+        };
+        replies.sort_by_key(|r| (dist(r), r.y, r.x));
+        let mut refuted = false;
+        for r in replies {
+            let still = p
+                .vcf_after_defence(&after, r, 2)
+                .map_err(exhausted("checking moves outside the answers"))?;
+            if still.is_none() {
+                refuted = true;
+                break;
+            }
+        }
+        if !refuted {
+            return Ok(Some(m));
+        }
+    }
+    Ok(None)
 }
 
 /// Node budget for proving that an engine move outside the answers still wins.
@@ -661,6 +732,26 @@ mod tests {
         let dup =
             "a | freestyle | 15x15 | h8 | win | 1,1\n# c\na | freestyle | 15x15 | h8 | win | 1,2\n";
         assert_eq!(parse_suite(dup).unwrap_err().line, 3);
+    }
+
+    #[test]
+    fn five_ply_entries_must_list_quiet_wins_too() {
+        // Generated candidate f15-11-1-22: black's only VCF start is 5,9 (5 plies), but the quiet
+        // 4,8 wins within 5 plies as well, so a suite may not list 5,9 alone.
+        let e = parse_entry(
+            1,
+            "q | freestyle | 15x15 | h8j7f8i8d8l7j8c9e8g8e11c8h6b11c7n8f5h7i7k5f4g5 | win | 5,9 | 5",
+        )
+        .unwrap();
+        let err = verify_entry(&e).unwrap_err();
+        assert!(err.contains("4,8 also wins"), "{err}");
+        let g = e.game().unwrap();
+        assert!(proven_win_after(
+            g.board(),
+            e.rule,
+            g.side_to_move(),
+            Pos::new(4, 8)
+        ));
     }
 
     #[test]
