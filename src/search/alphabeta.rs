@@ -52,6 +52,9 @@ pub struct Tuning {
     pub lmr: bool,
     /// Evaluation weight of the side to move's potential, in 1/16ths.
     pub initiative_16ths: i64,
+    /// After the search, replace a best move that allows an opponent VCF by the first ordered
+    /// root move that does not.
+    pub root_safety: bool,
     /// Interior nodes with at least this remaining depth look for a VCF of the side to move
     /// (0 = never).
     pub vcf_min_depth: i32,
@@ -65,6 +68,7 @@ impl Tuning {
         lmr: true,
         initiative_16ths: crate::eval::INITIATIVE_16THS,
         vcf_min_depth: 0,
+        root_safety: true,
     };
 
     /// Reads `key=value` pairs separated by commas (`limit`, `vcf`, `lmr`, `init`) over the
@@ -81,6 +85,7 @@ impl Tuning {
                 "lmr" => t.lmr = n != 0,
                 "init" => t.initiative_16ths = n,
                 "vcfdepth" => t.vcf_min_depth = n as i32,
+                "safety" => t.root_safety = n != 0,
                 _ => return None,
             }
         }
@@ -192,6 +197,21 @@ impl<'a> Searcher<'a> {
         let r = vcf.solve(&mut self.b, depth, &mut line);
         self.nodes += vcf.nodes;
         r.map(|n| (n, line))
+    }
+
+    /// Whether the opponent has a VCF (within `max_nodes`) after the root move `m`.
+    pub fn allows_vcf(&mut self, m: Idx, max_nodes: u64) -> bool {
+        self.b.make(m);
+        let r = self
+            .root_vcf(crate::search::ROOT_VCF_DEPTH, max_nodes)
+            .is_some();
+        self.b.unmake();
+        r
+    }
+
+    /// The knobs this search runs with.
+    pub fn tuning(&self) -> Tuning {
+        self.tuning
     }
 
     /// The root moves in search order (empty only when no legal move is near the stones).
