@@ -321,6 +321,9 @@ impl Engine {
                 }
                 best = (Some(pv[0]), Value(it.value), depth, pv);
                 prev = Some(it.value);
+                if it.partial {
+                    break;
+                }
                 let r = done(best.0, best.1, depth, s.nodes, best.3.clone());
                 on_info(&SearchInfo {
                     depth,

@@ -125,6 +125,8 @@ pub struct Searcher<'a> {
     pub nodes: u64,
     pub seldepth: i32,
     pub aborted: bool,
+    /// In the current iteration: the value of the last root move that raised alpha.
+    root_improved: Option<i32>,
     next_check: u64,
     killers: Vec<[Idx; 2]>,
     history: Vec<[i32; 2]>,
@@ -141,6 +143,9 @@ pub struct Iteration {
     pub depth: i32,
     pub value: i32,
     pub pv: Vec<Idx>,
+    /// The search was stopped inside this iteration; `pv` starts with a root move that completed
+    /// and improved on the others searched.
+    pub partial: bool,
 }
 
 impl<'a> Searcher<'a> {
@@ -159,6 +164,7 @@ impl<'a> Searcher<'a> {
             nodes: 0,
             seldepth: 0,
             aborted: false,
+            root_improved: None,
             next_check: CHECK_EVERY_NODES,
             killers: vec![[usize::MAX; 2]; MAX_PLY + 1],
             history: vec![[0; 2]; cells],
@@ -233,10 +239,18 @@ impl<'a> Searcher<'a> {
             Some(v) if depth >= 4 && v.abs() < Value::MATE_BOUND.0 => (v - window, v + window),
             _ => (-INF, INF),
         };
+        self.root_improved = None;
         loop {
             let v = self.search(depth, alpha, beta, 0);
             if self.aborted {
-                return None;
+                // A root move that completed and raised alpha is at least as good as the last
+                // iteration's choice: keep it.
+                return self.root_improved.map(|value| Iteration {
+                    depth,
+                    value,
+                    pv: self.pv[0].clone(),
+                    partial: true,
+                });
             }
             if v <= alpha && alpha > -INF {
                 alpha = (alpha - window).max(-INF);
@@ -249,6 +263,7 @@ impl<'a> Searcher<'a> {
                     depth,
                     value: v,
                     pv: self.pv[0].clone(),
+                    partial: false,
                 });
             }
             if window > 4 * ASPIRATION_WINDOW * 9 {
@@ -411,6 +426,9 @@ impl<'a> Searcher<'a> {
                 best_move = Some(m);
                 if v > alpha {
                     alpha = v;
+                    if root {
+                        self.root_improved = Some(v);
+                    }
                     let (head, tail) = self.pv.split_at_mut(ply + 1);
                     head[ply].clear();
                     head[ply].push(m);
