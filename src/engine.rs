@@ -321,6 +321,9 @@ impl Engine {
                 }
                 best = (Some(pv[0]), Value(it.value), depth, pv);
                 prev = Some(it.value);
+                if it.partial {
+                    break;
+                }
                 let r = done(best.0, best.1, depth, s.nodes, best.3.clone());
                 on_info(&SearchInfo {
                     depth,
@@ -340,6 +343,29 @@ impl Engine {
             }
         } else {
             best.2 = 1;
+        }
+        // Step 3. Safety: a best move that lets the opponent win by continuous fours is replaced
+        // by the first ordered root move that does not (when the search saw no forced result).
+        if s.tuning().root_safety && !best.1.is_mate() && exclude.is_empty() {
+            if let Some(b) = best.0 {
+                let bi = s.b.idx(b);
+                if s.allows_vcf(bi, search::SAFETY_VCF_NODES) {
+                    let alternatives: Vec<usize> = root_moves
+                        .iter()
+                        .copied()
+                        .filter(|&m| m != bi)
+                        .take(search::SAFETY_MOVES)
+                        .collect();
+                    for m in alternatives {
+                        if !s.allows_vcf(m, search::SAFETY_VCF_NODES) {
+                            let p = s.b.pos(m);
+                            log::info!("{b} allows a VCF; playing {p} instead");
+                            best = (Some(p), best.1, best.2, vec![p]);
+                            break;
+                        }
+                    }
+                }
+            }
         }
         let mut result = done(best.0, best.1, best.2, s.nodes, best.3);
         // Step 3. Variety at weak levels: a seeded pick among the first root moves.

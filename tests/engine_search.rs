@@ -259,3 +259,48 @@ fn weak_levels_play_legal_moves() {
     }
     let _ = Color::Black;
 }
+
+#[test]
+fn plays_legal_moves_on_every_board_shape_until_the_end() {
+    for (w, h, rule) in [
+        (5, 5, Rule::Freestyle),
+        (5, 9, Rule::Renju),
+        (7, 20, Rule::Exact),
+        (64, 64, Rule::Freestyle),
+        (
+            6,
+            6,
+            Rule::Caro {
+                overline_wins: true,
+            },
+        ),
+    ] {
+        let mut game = Game::new(w, h, rule).unwrap();
+        let mut e = Engine::new();
+        e.set_rule(rule);
+        e.set_memory_limit(16 << 20);
+        e.new_game(w, h).unwrap();
+        let limits = Limits {
+            max_nodes: Some(2000),
+            ..Limits::default()
+        };
+        while !game.is_over() && game.moves().len() < 50 {
+            let m = e
+                .think(&limits, &AtomicBool::new(false), &mut |_| {})
+                .best
+                .expect("a move while cells are empty");
+            assert!(game.board().is_empty(m), "{w}x{h} {rule}: occupied {m}");
+            game.play(m).unwrap();
+            e.play(m).unwrap();
+            assert_ne!(
+                game.outcome().map(|o| o.reason),
+                Some(Reason::Forbidden),
+                "{w}x{h}: foul"
+            );
+        }
+        if game.board().is_full() {
+            let r = e.think(&limits, &AtomicBool::new(false), &mut |_| {});
+            assert_eq!(r.best, None);
+        }
+    }
+}

@@ -16,6 +16,10 @@ use crate::zobrist::SplitMix64;
 pub const ROOT_VCF_DEPTH: u32 = 30;
 /// Node cap of the root VCF.
 pub const ROOT_VCF_NODES: u64 = 200_000;
+/// Node cap of each opponent-VCF check of the root safety step.
+pub const SAFETY_VCF_NODES: u64 = 20_000;
+/// Root moves the safety step tries instead of a best move that allows an opponent VCF.
+pub const SAFETY_MOVES: usize = 8;
 /// Mixed into the position hash to seed weak-level variety.
 pub const VARIETY_SEED: u64 = 0x7A71_E7E5;
 

@@ -75,6 +75,71 @@ pub fn should_stop(budget: &Budget, elapsed_ms: u64, stable: u32) -> bool {
     } else {
         budget.soft_ms
     };
-    // The next iteration typically costs a few times the last one: do not start what cannot end.
-    elapsed_ms >= target || elapsed_ms.saturating_mul(3) >= budget.hard_ms
+    // Past 60% of the hard limit the next iteration would rarely finish (an aborted iteration
+    // still keeps a completed root move that improved on the previous best).
+    elapsed_ms >= target || elapsed_ms.saturating_mul(5) >= budget.hard_ms.saturating_mul(3)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn limits(turn: Option<u64>, left: Option<i64>) -> Limits {
+        Limits {
+            turn_time_ms: turn,
+            time_left_ms: left,
+            ..Limits::default()
+        }
+    }
+
+    #[test]
+    fn zero_turn_time_means_answer_at_once() {
+        let b = budget(&limits(Some(0), None), 200);
+        assert_eq!(b.hard_ms, 0);
+        assert!(should_stop(&b, 0, 0));
+    }
+
+    #[test]
+    fn no_limits_is_unlimited_and_max_time_left_is_no_limit() {
+        assert_eq!(budget(&limits(None, None), 200), Budget::UNLIMITED);
+        assert_eq!(
+            budget(&limits(None, Some(UNLIMITED_MS)), 200),
+            Budget::UNLIMITED
+        );
+        assert!(!should_stop(&Budget::UNLIMITED, 1_000_000, 5));
+    }
+
+    #[test]
+    fn budgets_stay_inside_both_clocks_with_margin() {
+        for (turn, left) in [
+            (1000, 180_000),
+            (30_000, 180_000),
+            (5000, 120_000),
+            (5000, 900),
+        ] {
+            let b = budget(&limits(Some(turn), Some(left)), 200);
+            assert!(b.hard_ms < turn, "{turn} {left}: {b:?}");
+            assert!((b.hard_ms as i64) < left, "{turn} {left}: {b:?}");
+            assert!(b.soft_ms <= b.hard_ms);
+        }
+        // Negative time left (overdrawn clock): answer at once.
+        let b = budget(&limits(Some(1000), Some(-50)), 200);
+        assert_eq!(b.hard_ms, 0);
+    }
+
+    #[test]
+    fn stable_best_moves_stop_earlier() {
+        let b = Budget {
+            soft_ms: 1000,
+            hard_ms: 3000,
+        };
+        assert!(!should_stop(&b, 600, 0));
+        assert!(should_stop(&b, 600, 2));
+        assert!(should_stop(&b, 1000, 0));
+        let b = Budget {
+            soft_ms: 3000,
+            hard_ms: 3000,
+        };
+        assert!(should_stop(&b, 1900, 0));
+    }
 }
