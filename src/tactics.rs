@@ -498,6 +498,7 @@ pub fn verify_entry(e: &Entry) -> Result<(), String> {
                     ));
                 }
             }
+            check_main_line(&g, &win.line, me)?;
             let mut firsts = p
                 .winning_first_moves(b, win.moves)
                 .map_err(exhausted("listing winning first moves"))?;
@@ -648,6 +649,31 @@ pub fn proven_win_after(b: &Board, rule: Rule, me: Color, m: Pos) -> bool {
     replies
         .into_iter()
         .all(|r| matches!(p.vcf_after_defence(&after, r, MAX_VCF_MOVES), Ok(Some(_))))
+}
+
+/// Replays the prover's main line on the game: every move must be accepted (no foul) and the
+/// last one must end the game with a five for `me` (a cross-check of prover against `Game`).
+fn check_main_line(g: &Game, line: &[Pos], me: Color) -> Result<(), String> {
+    let mut g = g.clone();
+    for (i, &m) in line.iter().enumerate() {
+        let out = g
+            .play(m)
+            .map_err(|e| format!("main line move {} ({m}): {e}", i + 1))?
+            .cloned();
+        let last = i + 1 == line.len();
+        match out {
+            Some(o) if last && o.winner == Some(me) && o.reason == crate::board::Reason::Five => {}
+            None if !last => {}
+            other => {
+                return Err(format!(
+                    "main line {} ends wrongly at move {} ({m}): {other:?}",
+                    show_points(line),
+                    i + 1
+                ))
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Every legal move of `me` after which the opponent has no VCF within [`DEFEND_BOUND_MOVES`].
