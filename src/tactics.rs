@@ -44,8 +44,8 @@ use crate::types::{Color, Rule};
 use prover::{Exhausted, Prover};
 use std::collections::BTreeSet;
 use std::fmt;
-use std::sync::atomic::AtomicBool;
-use std::time::Instant;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 /// The suites shipped in `suites/`, compiled in so that the runner works from any directory.
 pub const SHIPPED_SUITES: [(&str, &str); 5] = [
@@ -314,15 +314,30 @@ pub fn run_entry(entry: &Entry, time_ms: u64) -> EntryResult {
         turn_time_ms: Some(time_ms),
         ..Default::default()
     };
+    // A watchdog sets the stop flag at twice the limit plus a second, in case the engine
+    // overruns its own budget; the runner itself never waits unbounded on a search.
     let stop = AtomicBool::new(false);
-    let result = engine.think(&limits, &stop, &mut |_| {});
+    let done = AtomicBool::new(false);
+    let result = std::thread::scope(|s| {
+        s.spawn(|| {
+            let deadline = Instant::now()
+                + Duration::from_millis(time_ms.saturating_mul(2).saturating_add(1000));
+            while !done.load(Ordering::Relaxed) && Instant::now() < deadline {
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            stop.store(true, Ordering::Relaxed);
+        });
+        let r = engine.think(&limits, &stop, &mut |_| {});
+        done.store(true, Ordering::Relaxed);
+        r
+    });
     let time_ms = start.elapsed().as_millis() as u64;
     let solved = result.best.is_some_and(|b| entry.answers.contains(&b));
     let other_win = !solved
         && entry.kind == Kind::Win
-        && result.best.is_some_and(|m| {
-            let g = engine.game();
-            proven_win_after(g.board(), entry.rule, g.side_to_move(), m)
+        && result.best.is_some_and(|m| match entry.game() {
+            Ok(g) => proven_win_after(g.board(), entry.rule, g.side_to_move(), m),
+            Err(_) => false,
         });
     EntryResult {
         id: entry.id.clone(),
@@ -498,6 +513,7 @@ pub fn verify_entry(e: &Entry) -> Result<(), String> {
                     ));
                 }
             }
+            check_main_line(&g, &win.line, me)?;
             let mut firsts = p
                 .winning_first_moves(b, win.moves)
                 .map_err(exhausted("listing winning first moves"))?;
@@ -648,6 +664,31 @@ pub fn proven_win_after(b: &Board, rule: Rule, me: Color, m: Pos) -> bool {
     replies
         .into_iter()
         .all(|r| matches!(p.vcf_after_defence(&after, r, MAX_VCF_MOVES), Ok(Some(_))))
+}
+
+/// Replays the prover's main line on the game: every move must be accepted (no foul) and the
+/// last one must end the game with a five for `me` (a cross-check of prover against `Game`).
+fn check_main_line(g: &Game, line: &[Pos], me: Color) -> Result<(), String> {
+    let mut g = g.clone();
+    for (i, &m) in line.iter().enumerate() {
+        let out = g
+            .play(m)
+            .map_err(|e| format!("main line move {} ({m}): {e}", i + 1))?
+            .cloned();
+        let last = i + 1 == line.len();
+        match out {
+            Some(o) if last && o.winner == Some(me) && o.reason == crate::board::Reason::Five => {}
+            None if !last => {}
+            other => {
+                return Err(format!(
+                    "main line {} ends wrongly at move {} ({m}): {other:?}",
+                    show_points(line),
+                    i + 1
+                ))
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Every legal move of `me` after which the opponent has no VCF within [`DEFEND_BOUND_MOVES`].
