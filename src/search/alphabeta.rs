@@ -107,6 +107,19 @@ pub fn tuning() -> Tuning {
     TUNING.with(|c| c.get())
 }
 
+/// Moves the best remaining move (highest score, then lowest index) to position `n`.
+#[inline]
+fn pick_best(moves: &mut [(Idx, i32)], n: usize) {
+    let mut best = n;
+    for j in n + 1..moves.len() {
+        let (a, b) = (moves[j], moves[best]);
+        if a.1 > b.1 || (a.1 == b.1 && a.0 < b.0) {
+            best = j;
+        }
+    }
+    moves.swap(n, best);
+}
+
 /// What stops a search.
 pub struct Control<'a> {
     pub stop: &'a AtomicBool,
@@ -226,6 +239,7 @@ impl<'a> Searcher<'a> {
         let opp_fives = self.b.count(me.opponent(), Threat::Five);
         let mut v = Vec::new();
         self.generate(&mut v, opp_fives, 0, None, true);
+        v.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
         v.into_iter()
             .map(|m| m.0)
             .filter(|m| !self.root_exclude.contains(m))
@@ -385,7 +399,10 @@ impl<'a> Searcher<'a> {
         let mut best = -INF;
         let mut best_move = None;
         let mut searched = 0usize;
-        for &(m, _) in moves.iter() {
+        for n in 0..moves.len() {
+            // Lazy selection: most nodes cut off after a few moves, so sorting all is wasted.
+            pick_best(&mut moves, n);
+            let m = moves[n].0;
             if root && self.root_exclude.contains(&m) {
                 continue;
             }
@@ -551,6 +568,5 @@ impl<'a> Searcher<'a> {
             }
             out.push((i, s));
         }
-        out.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     }
 }
