@@ -41,8 +41,10 @@ pub const ASPIRATION_WINDOW: i32 = 60;
 /// an experiment sets them per thread with [`set_tuning`] before calling `think`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Tuning {
-    /// Moves searched at non-PV nodes of depth >= 2 (0 = all).
+    /// Moves searched at non-PV nodes of depth >= `limit_min_depth` (0 = all).
     pub non_pv_move_limit: usize,
+    /// Smallest remaining depth where the non-PV move limit applies.
+    pub limit_min_depth: i32,
     /// VCF at quiet leaves (off by default: in 100 ms selfplay it cost more time than it won,
     /// 92-65-3 over three 40-60 game runs for the side without it).
     pub leaf_vcf: bool,
@@ -63,6 +65,7 @@ pub struct Tuning {
 impl Tuning {
     pub const DEFAULT: Tuning = Tuning {
         non_pv_move_limit: NON_PV_MOVE_LIMIT,
+        limit_min_depth: 2,
         leaf_vcf: false,
         leaf_vcf_nodes: LEAF_VCF_NODES,
         lmr: true,
@@ -80,6 +83,7 @@ impl Tuning {
             let n: i64 = v.trim().parse().ok()?;
             match k.trim() {
                 "limit" => t.non_pv_move_limit = n.max(0) as usize,
+                "limitdepth" => t.limit_min_depth = n as i32,
                 "vcf" => t.leaf_vcf = n != 0,
                 "vcfnodes" => t.leaf_vcf_nodes = n.max(1) as u64,
                 "lmr" => t.lmr = n != 0,
@@ -407,7 +411,12 @@ impl<'a> Searcher<'a> {
                 continue;
             }
             let limit = self.tuning.non_pv_move_limit;
-            if !pv_node && !forced && limit > 0 && searched >= limit && depth >= 2 {
+            if !pv_node
+                && !forced
+                && limit > 0
+                && searched >= limit
+                && depth >= self.tuning.limit_min_depth
+            {
                 break;
             }
             let tm = self.b.threat(m, me);
