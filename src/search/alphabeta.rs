@@ -33,7 +33,9 @@ pub const INTERIOR_VCF_DEPTH: u32 = 12;
 /// Node cap of a VCF at an interior node.
 pub const INTERIOR_VCF_NODES: u64 = 3000;
 /// At non-PV nodes only the best-ordered moves are searched.
-pub const NON_PV_MOVE_LIMIT: usize = 18;
+/// 12 from depth 1 beat 18 from depth 2 by +95 Elo (60 games, 100 ms/move, freestyle and
+/// standard, 95% interval about +8..+195).
+pub const NON_PV_MOVE_LIMIT: usize = 12;
 /// Half-width of the first aspiration window, in centi-stones.
 pub const ASPIRATION_WINDOW: i32 = 60;
 
@@ -65,7 +67,7 @@ pub struct Tuning {
 impl Tuning {
     pub const DEFAULT: Tuning = Tuning {
         non_pv_move_limit: NON_PV_MOVE_LIMIT,
-        limit_min_depth: 2,
+        limit_min_depth: 1,
         leaf_vcf: false,
         leaf_vcf_nodes: LEAF_VCF_NODES,
         lmr: true,
