@@ -34,7 +34,7 @@ fn main() {
     let (mut w, mut d, mut l) = (0u32, 0u32, 0u32);
     let mut scores = Vec::new();
     let mut opening: Vec<Pos> = Vec::new();
-    let (mut max_ms, mut moves_total, mut depth_total) = (0u64, 0u64, 0i64);
+    let (mut max_ms, mut moves_total, mut depth_total) = ([0u64; 2], 0u64, 0i64);
     for g in 0..games {
         if g % 2 == 0 {
             opening = random_opening(&mut rng, size, rule);
@@ -69,7 +69,7 @@ fn main() {
             let t = std::time::Instant::now();
             let r = engines[ix].think(&limits, &stop, &mut |_| {});
             let took = t.elapsed().as_millis() as u64;
-            max_ms = max_ms.max(took);
+            max_ms[ix] = max_ms[ix].max(took);
             if took > 2 * ms + 50 {
                 println!(
                     "slow think: {took} ms at depth {} nodes {} value {} in {}",
@@ -113,6 +113,12 @@ fn main() {
             .outcome()
             .map(|o| o.reason.to_string())
             .unwrap_or_default();
+        if s == 0.0 {
+            println!(
+                "lost game: {}",
+                rensa::pos::to_algebraic(game.moves()).unwrap_or_default()
+            );
+        }
         println!(
             "game {g}: A {} {} after {} moves ({reason})  [W {w} D {d} L {l}]",
             if a_black { "black" } else { "white" },
@@ -125,8 +131,10 @@ fn main() {
         );
     }
     println!(
-        "moves {moves_total}, mean depth {:.1}, longest think {max_ms} ms (limit {ms} ms)",
-        depth_total as f64 / moves_total.max(1) as f64
+        "moves {moves_total}, mean depth {:.1}, longest think A {} ms, B {} ms (limit {ms} ms)",
+        depth_total as f64 / moves_total.max(1) as f64,
+        max_ms[0],
+        max_ms[1]
     );
     let n = scores.len() as f64;
     let mean = scores.iter().sum::<f64>() / n;

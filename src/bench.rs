@@ -11,7 +11,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 /// Search depth of every bench position, in plies.
-pub const BENCH_DEPTH: i32 = 8;
+pub const BENCH_DEPTH: i32 = 10;
 /// Hash size used by the bench (fixed, so the signature does not depend on the machine).
 pub const BENCH_MEMORY_BYTES: u64 = 64 * 1024 * 1024;
 

@@ -66,3 +66,37 @@ impl Handicap {
         Some(root_moves[(rng.next_u64() % k as u64) as usize])
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alphabeta::Tuning;
+
+    #[test]
+    fn handicap_grows_with_strength() {
+        assert_eq!(handicap(100).max_depth, Depth::MAX);
+        let weak = handicap(10);
+        let mid = handicap(60);
+        assert!(weak.max_depth < mid.max_depth && weak.max_nodes < mid.max_nodes);
+        // Variety only below 50, and always one of the offered moves.
+        assert_eq!(handicap(60).pick(&[1, 2, 3], 42), None);
+        let picks: Vec<Option<Idx>> = (0..200u64)
+            .map(|h| handicap(0).pick(&[7, 8, 9], h))
+            .collect();
+        assert!(picks.iter().any(|p| p.is_some()));
+        assert!(picks.iter().flatten().all(|p| [7, 8, 9].contains(p)));
+        assert_eq!(handicap(0).pick(&[7], 1), None);
+    }
+
+    #[test]
+    fn tuning_parses_knobs() {
+        assert_eq!(Tuning::parse(""), Some(Tuning::DEFAULT));
+        let t = Tuning::parse("limit=0,vcf=1,lmr=0,init=16").unwrap();
+        assert_eq!(
+            (t.non_pv_move_limit, t.leaf_vcf, t.lmr, t.initiative_16ths),
+            (0, true, false, 16)
+        );
+        assert_eq!(Tuning::parse("bogus=1"), None);
+        assert_eq!(Tuning::parse("limit=x"), None);
+    }
+}
