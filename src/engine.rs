@@ -345,18 +345,28 @@ impl Engine {
             best.2 = 1;
         }
         // Step 3. Safety: a best move that lets the opponent win by continuous fours is replaced
-        // by the first ordered root move that does not (when the search saw no forced result).
-        if s.tuning().root_safety && !best.1.is_mate() && exclude.is_empty() {
+        // by the first ordered root move that does not (when the search saw no forced win for
+        // us). When the search believes we are lost, the defence may be a cell its
+        // threat-restricted move list left out (a VCF can be broken anywhere along its line), so
+        // then every legal cell near the stones is tried too, best-scored first, while time lasts.
+        let losing = best.1.is_mate() && best.1 < Value::ZERO;
+        if s.tuning().root_safety && (!best.1.is_mate() || losing) && exclude.is_empty() {
             if let Some(b) = best.0 {
                 let bi = s.b.idx(b);
                 if s.allows_vcf(bi, search::SAFETY_VCF_NODES) {
-                    let alternatives: Vec<usize> = root_moves
+                    let mut alternatives: Vec<usize> = root_moves
                         .iter()
                         .copied()
                         .filter(|&m| m != bi)
                         .take(search::SAFETY_MOVES)
                         .collect();
+                    if losing {
+                        alternatives.extend(wide_defences(&mut s.b, bi, &alternatives));
+                    }
                     for m in alternatives {
+                        if s.elapsed_ms() >= budget.hard_ms {
+                            break;
+                        }
                         if !s.allows_vcf(m, search::SAFETY_VCF_NODES) {
                             let p = s.b.pos(m);
                             log::info!("{b} allows a VCF; playing {p} instead");
@@ -387,6 +397,23 @@ impl Engine {
         let b = self.game.board();
         b.width() * b.height() - b.stone_count()
     }
+}
+
+/// Every legal empty cell within two of a stone, other than `best` and `skip`, best first by the
+/// sum of both colours' cell scores (ties by index, so the order is deterministic).
+fn wide_defences(b: &mut FastBoard, best: usize, skip: &[usize]) -> Vec<usize> {
+    let me = b.side_to_move();
+    let cells: Vec<usize> = b
+        .area(2)
+        .filter(|&i| i != best && b.is_empty(i) && b.is_near(i) && !skip.contains(&i))
+        .collect();
+    let legal: Vec<usize> = cells.into_iter().filter(|&i| b.is_legal(i)).collect();
+    let mut scored: Vec<(i32, usize)> = legal
+        .into_iter()
+        .map(|i| (b.cell_score(i, me) + b.cell_score(i, me.opponent()), i))
+        .collect();
+    scored.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    scored.into_iter().map(|(_, i)| i).collect()
 }
 
 fn info_of(r: &SearchResult, depth: Depth) -> SearchInfo {
