@@ -289,7 +289,11 @@ impl Engine {
         );
         // Step 1. A forced win by continuous fours ends the thinking at once.
         if exclude.is_empty() && budget.hard_ms > 0 {
-            if let Some((n, line)) = s.root_vcf(search::ROOT_VCF_DEPTH, search::ROOT_VCF_NODES) {
+            // A fifth of the time at most, so that a fruitless proof attempt leaves the search room.
+            let vcf_ms = budget.soft_ms.min(budget.hard_ms) / 5;
+            if let Some((n, line)) =
+                s.root_vcf(search::ROOT_VCF_DEPTH, search::ROOT_VCF_NODES, vcf_ms)
+            {
                 let pv = to_pos(&s, &line);
                 let r = done(
                     pv.first().copied(),

@@ -21,11 +21,38 @@ pub struct Entry {
     pub age: u8,
 }
 
-/// The table.
+/// The table. Slots are stored packed as two words (key; value, move, depth, bound, age) so that
+/// a new table is a zeroed allocation: the operating system maps pages lazily, and creating even a
+/// large table costs nothing at the first move (GomocupJudge bills set-up to move 1).
 pub struct Tt {
-    slots: Vec<Entry>,
+    slots: Vec<[u64; 2]>,
     mask: usize,
     age: u8,
+}
+
+#[inline]
+fn pack(e: &Entry) -> [u64; 2] {
+    [
+        e.key,
+        (e.value as u16 as u64)
+            | (e.mv as u64) << 16
+            | (e.depth as u8 as u64) << 32
+            | (e.bound as u64) << 40
+            | (e.age as u64) << 48,
+    ]
+}
+
+#[inline]
+fn unpack(s: [u64; 2]) -> Entry {
+    let w = s[1];
+    Entry {
+        key: s[0],
+        value: w as u16 as i16,
+        mv: (w >> 16) as u16,
+        depth: (w >> 32) as u8 as i8,
+        bound: (w >> 40) as u8,
+        age: (w >> 48) as u8,
+    }
 }
 
 /// Size of one slot in bytes.
@@ -37,7 +64,7 @@ impl Tt {
         let want = (bytes / ENTRY_BYTES).max(1024);
         let slots = 1usize << (63 - want.leading_zeros());
         Tt {
-            slots: vec![Entry::default(); slots],
+            slots: vec![[0u64; 2]; slots],
             mask: slots - 1,
             age: 0,
         }
@@ -49,7 +76,10 @@ impl Tt {
     }
 
     pub fn clear(&mut self) {
-        self.slots.iter_mut().for_each(|e| *e = Entry::default());
+        // A fresh zeroed allocation rather than writing every slot.
+        let n = self.slots.len();
+        self.slots = Vec::new();
+        self.slots = vec![[0u64; 2]; n];
         self.age = 0;
     }
 
@@ -60,28 +90,34 @@ impl Tt {
 
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Entry> {
-        let e = self.slots[key as usize & self.mask];
+        let e = unpack(self.slots[key as usize & self.mask]);
         (e.key == key && e.bound != BOUND_NONE).then_some(e)
     }
 
     #[inline]
     pub fn store(&mut self, key: u64, value: i32, mv: Option<Idx>, depth: i32, bound: u8) {
         let age = self.age;
-        let slot = &mut self.slots[key as usize & self.mask];
-        if slot.key == key || slot.age != age || depth as i8 >= slot.depth || bound == BOUND_EXACT {
+        let ix = key as usize & self.mask;
+        let slot = unpack(self.slots[ix]);
+        if slot.bound == BOUND_NONE
+            || slot.key == key
+            || slot.age != age
+            || depth as i8 >= slot.depth
+            || bound == BOUND_EXACT
+        {
             let mv = match mv {
                 Some(m) => m as u16,
                 None if slot.key == key => slot.mv,
                 None => u16::MAX,
             };
-            *slot = Entry {
+            self.slots[ix] = pack(&Entry {
                 key,
                 value: value.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
                 mv,
                 depth: depth.clamp(-100, 100) as i8,
                 bound,
                 age,
-            };
+            });
         }
     }
 }
@@ -108,5 +144,27 @@ pub fn value_from_tt(value: i32, ply: i32) -> i32 {
         value + ply
     } else {
         value
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_round_trip_through_the_packed_slots() {
+        let mut t = Tt::new(1 << 16);
+        t.store(0xdead_beef_1234, -29_990, Some(777), -3, BOUND_LOWER);
+        let e = t.probe(0xdead_beef_1234).unwrap();
+        assert_eq!(
+            (e.value, e.mv, e.depth, e.bound),
+            (-29_990, 777, -3, BOUND_LOWER)
+        );
+        t.store(0xdead_beef_1234, 12, None, 7, BOUND_EXACT);
+        let e = t.probe(0xdead_beef_1234).unwrap();
+        assert_eq!((e.value, e.mv, e.depth, e.bound), (12, 777, 7, BOUND_EXACT));
+        assert!(t.probe(0x1234).is_none());
+        t.clear();
+        assert!(t.probe(0xdead_beef_1234).is_none());
     }
 }
