@@ -350,7 +350,11 @@ impl Engine {
         }
         // Step 3. Safety: a best move that lets the opponent win by continuous fours is replaced
         // by the first ordered root move that does not (when the search saw no forced result).
-        if s.tuning().root_safety && !best.1.is_mate() && exclude.is_empty() {
+        if s.tuning().root_safety
+            && !best.1.is_mate()
+            && exclude.is_empty()
+            && s.elapsed_ms() < budget.hard_ms
+        {
             if let Some(b) = best.0 {
                 let bi = s.b.idx(b);
                 if s.allows_vcf(bi, search::SAFETY_VCF_NODES) {
@@ -361,6 +365,9 @@ impl Engine {
                         .take(search::SAFETY_MOVES)
                         .collect();
                     for m in alternatives {
+                        if s.elapsed_ms() >= budget.hard_ms {
+                            break;
+                        }
                         if !s.allows_vcf(m, search::SAFETY_VCF_NODES) {
                             let p = s.b.pos(m);
                             log::info!("{b} allows a VCF; playing {p} instead");
