@@ -289,7 +289,11 @@ impl Engine {
         );
         // Step 1. A forced win by continuous fours ends the thinking at once.
         if exclude.is_empty() && budget.hard_ms > 0 {
-            if let Some((n, line)) = s.root_vcf(search::ROOT_VCF_DEPTH, search::ROOT_VCF_NODES) {
+            // A fifth of the time at most, so that a fruitless proof attempt leaves the search room.
+            let vcf_ms = budget.soft_ms.min(budget.hard_ms) / 5;
+            if let Some((n, line)) =
+                s.root_vcf(search::ROOT_VCF_DEPTH, search::ROOT_VCF_NODES, vcf_ms)
+            {
                 let pv = to_pos(&s, &line);
                 let r = done(
                     pv.first().copied(),
@@ -350,7 +354,11 @@ impl Engine {
         // threat-restricted move list left out (a VCF can be broken anywhere along its line), so
         // then every legal cell near the stones is tried too, best-scored first, while time lasts.
         let losing = best.1.is_mate() && best.1 < Value::ZERO;
-        if s.tuning().root_safety && (!best.1.is_mate() || losing) && exclude.is_empty() {
+        if s.tuning().root_safety
+            && (!best.1.is_mate() || losing)
+            && exclude.is_empty()
+            && s.elapsed_ms() < budget.hard_ms
+        {
             if let Some(b) = best.0 {
                 let bi = s.b.idx(b);
                 if s.allows_vcf(bi, search::SAFETY_VCF_NODES) {

@@ -304,3 +304,19 @@ fn plays_legal_moves_on_every_board_shape_until_the_end() {
         }
     }
 }
+
+#[test]
+fn engine_can_think_on_another_thread() {
+    fn assert_send<T: Send>() {}
+    assert_send::<Engine>();
+    let mut e = engine_at(Rule::Freestyle, 15, &moves("h8"));
+    let stop = std::sync::Arc::new(AtomicBool::new(false));
+    let s2 = stop.clone();
+    let h = std::thread::spawn(move || {
+        let r = e.think(&Limits::default(), &s2, &mut |_| {});
+        r.best
+    });
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let best = h.join().unwrap().unwrap();
+    assert_ne!(best, p(7, 7));
+}

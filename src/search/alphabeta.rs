@@ -207,11 +207,14 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    /// A VCF for the side to move at the root within `depth` attacker moves and `max_nodes`.
-    pub fn root_vcf(&mut self, depth: u32, max_nodes: u64) -> Option<(u32, Vec<Idx>)> {
-        let deadline = self.ctl.start.checked_add(std::time::Duration::from_millis(
-            self.ctl.hard_ms.min(1 << 40),
-        ));
+    /// A VCF for the side to move at the root within `depth` attacker moves and `max_nodes`; it
+    /// stops `max_ms` ms after the search start (or at the hard limit, if sooner).
+    pub fn root_vcf(&mut self, depth: u32, max_nodes: u64, max_ms: u64) -> Option<(u32, Vec<Idx>)> {
+        let ms = self.ctl.hard_ms.min(max_ms).min(1 << 40);
+        let deadline = self
+            .ctl
+            .start
+            .checked_add(std::time::Duration::from_millis(ms));
         let mut vcf = Vcf {
             cache: self.vcf_cache,
             nodes: 0,
@@ -228,7 +231,7 @@ impl<'a> Searcher<'a> {
     pub fn allows_vcf(&mut self, m: Idx, max_nodes: u64) -> bool {
         self.b.make(m);
         let r = self
-            .root_vcf(crate::search::ROOT_VCF_DEPTH, max_nodes)
+            .root_vcf(crate::search::ROOT_VCF_DEPTH, max_nodes, u64::MAX)
             .is_some();
         self.b.unmake();
         r

@@ -32,9 +32,10 @@ impl Budget {
 
 /// The budget for one move given the limits and the number of empty cells left on the board.
 pub fn budget(limits: &Limits, empty_cells: usize) -> Budget {
-    // Step 1. Per-turn cap, with a safety margin that grows with the limit (5%, 30..500 ms).
+    // Step 1. Per-turn cap, with a safety margin that grows with the limit (10%, 30..1000 ms):
+    // at 1 s/move an aborted iteration ends about 900 ms in, leaving room for a loaded machine.
     let turn_cap = limits.turn_time_ms.map(|t| {
-        let margin = (t / 20).clamp(MOVE_OVERHEAD_MS, 500);
+        let margin = (t / 10).clamp(MOVE_OVERHEAD_MS, 1000);
         t.saturating_sub(margin)
     });
     // Step 2. Match clock: spread the remaining time over the moves we may still have to make.

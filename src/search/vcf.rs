@@ -48,7 +48,8 @@ pub struct Vcf<'a> {
     pub cache: &'a mut VcfCache,
     pub nodes: u64,
     pub node_limit: u64,
-    /// Optional clock: abort once `deadline` passes or the flag is set (checked every 1024 nodes).
+    /// Optional clock: abort once `deadline` passes or the flag is set (checked every 256 nodes;
+    /// renju nodes can be slow because of foul tests).
     pub deadline: Option<(std::time::Instant, &'a std::sync::atomic::AtomicBool)>,
 }
 
@@ -63,7 +64,7 @@ impl Vcf<'_> {
 
     fn attack(&mut self, b: &mut FastBoard, depth: u8, line: &mut Vec<Idx>) -> Option<u32> {
         self.nodes += 1;
-        if self.nodes.is_multiple_of(1024) {
+        if self.nodes.is_multiple_of(256) {
             if let Some((at, stop)) = self.deadline {
                 if std::time::Instant::now() >= at
                     || stop.load(std::sync::atomic::Ordering::Relaxed)
