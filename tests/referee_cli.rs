@@ -222,6 +222,21 @@ fn usage_errors_exit_with_2() {
         assert!(!out.join("games.jsonl").exists(), "{bad:?}");
         let _ = std::fs::remove_dir_all(&out);
     }
+    // Mistakes in the --engine specs are usage errors as well.
+    let specs: [&[&str]; 4] = [
+        &["--engine", FAKE],
+        &["--engine", FAKE, "--engine", FAKE, "--engine", FAKE],
+        &["--engine", FAKE, "turn-ms=abc", "--engine", FAKE],
+        &["--engine", FAKE, "info=thread_num", "--engine", FAKE],
+    ];
+    for spec in specs {
+        let out = temp_dir("usage-spec");
+        let mut args = vec!["match", "--quiet", "--out", out.to_str().unwrap()];
+        args.extend(spec);
+        let o = referee(&args, Duration::from_secs(20));
+        assert_eq!(o.status.code(), Some(2), "{spec:?}: {}", text(&o.stderr));
+        let _ = std::fs::remove_dir_all(&out);
+    }
     for bad in [["--rule", "foo"], ["--size", "99"]] {
         let o = referee(&["judge", bad[0], bad[1], "h8"], Duration::from_secs(20));
         assert_eq!(o.status.code(), Some(2), "{bad:?}");

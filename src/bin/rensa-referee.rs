@@ -221,9 +221,27 @@ fn main() -> ExitCode {
         Ok(code) => code,
         Err(e) => {
             eprintln!("rensa-referee: {e:#}");
-            ExitCode::from(1)
+            let usage_error = e.downcast_ref::<UsageError>().is_some();
+            ExitCode::from(if usage_error { 2 } else { 1 })
         }
     }
+}
+
+/// A command-line mistake found after clap's own checks (an `--engine` spec, the engine count):
+/// exit code 2 like clap's usage errors, not 1.
+#[derive(Debug)]
+struct UsageError(String);
+
+impl std::fmt::Display for UsageError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for UsageError {}
+
+fn usage(e: anyhow::Error) -> anyhow::Error {
+    anyhow::Error::new(UsageError(format!("{e:#}")))
 }
 
 #[cfg(unix)]
@@ -370,8 +388,14 @@ fn name_engines(
     let mut used: Vec<String> = Vec::new();
     let mut out = Vec::new();
     for s in specs {
-        let cannot =
-            |e: std::io::Error| anyhow!("cannot start {}: {e}", s.command.program.display());
+        let cannot = |e: std::io::Error| match &s.command.dir {
+            Some(d) => anyhow!(
+                "cannot start {} in directory {}: {e}",
+                s.command.program.display(),
+                d.display()
+            ),
+            None => anyhow!("cannot start {}: {e}", s.command.program.display()),
+        };
         let about = match &s.name {
             Some(n) => {
                 drop(EngineProcess::spawn(&s.command).map_err(cannot)?);
@@ -478,7 +502,7 @@ fn build_config(tournament: Tournament, a: &RunArgs) -> anyhow::Result<RunConfig
         .engines
         .iter()
         .map(|t| {
-            let mut s = parse_engine_spec(t, base)?;
+            let mut s = parse_engine_spec(t, base).map_err(usage)?;
             s.command.show_stderr = a.engine_stderr;
             Ok(s)
         })
@@ -489,7 +513,9 @@ fn build_config(tournament: Tournament, a: &RunArgs) -> anyhow::Result<RunConfig
         2.max(specs.len())
     };
     if specs.len() < 2 || (tournament == Tournament::Match && specs.len() != needed) {
-        bail!("a match needs exactly two --engine options, a tournament at least two");
+        return Err(usage(anyhow!(
+            "a match needs exactly two --engine options, a tournament at least two"
+        )));
     }
     let mut settings = GameSettings::new(width, height, rule);
     settings.swap2 = a.swap2;
