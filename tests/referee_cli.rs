@@ -198,6 +198,49 @@ fn judge_prints_the_outcome() {
 fn usage_errors_exit_with_2() {
     let o = referee(&["match"], Duration::from_secs(20));
     assert_eq!(o.status.code(), Some(2));
+    // Bad option values are usage errors too (README: exit code 2), with a message naming the
+    // option, and nothing is played or written.
+    for bad in [
+        ["--rule", "foo"],
+        ["--size", "3"],
+        ["--size", "20x"],
+        ["--sprt", "1,2"],
+        ["--games", "0"],
+        ["--concurrency", "0"],
+    ] {
+        let out = temp_dir("usage");
+        let mut args = vec!["match", "--engine", FAKE, "--engine", FAKE, "--quiet"];
+        args.extend(["--out", out.to_str().unwrap()]);
+        args.extend(bad);
+        let o = referee(&args, Duration::from_secs(20));
+        assert_eq!(o.status.code(), Some(2), "{bad:?}");
+        assert!(
+            text(&o.stderr).contains(bad[0]),
+            "{bad:?}: {}",
+            text(&o.stderr)
+        );
+        assert!(!out.join("games.jsonl").exists(), "{bad:?}");
+        let _ = std::fs::remove_dir_all(&out);
+    }
+    // Mistakes in the --engine specs are usage errors as well.
+    let specs: [&[&str]; 4] = [
+        &["--engine", FAKE],
+        &["--engine", FAKE, "--engine", FAKE, "--engine", FAKE],
+        &["--engine", FAKE, "turn-ms=abc", "--engine", FAKE],
+        &["--engine", FAKE, "info=thread_num", "--engine", FAKE],
+    ];
+    for spec in specs {
+        let out = temp_dir("usage-spec");
+        let mut args = vec!["match", "--quiet", "--out", out.to_str().unwrap()];
+        args.extend(spec);
+        let o = referee(&args, Duration::from_secs(20));
+        assert_eq!(o.status.code(), Some(2), "{spec:?}: {}", text(&o.stderr));
+        let _ = std::fs::remove_dir_all(&out);
+    }
+    for bad in [["--rule", "foo"], ["--size", "99"]] {
+        let o = referee(&["judge", bad[0], bad[1], "h8"], Duration::from_secs(20));
+        assert_eq!(o.status.code(), Some(2), "{bad:?}");
+    }
     let o = referee(&["--help"], Duration::from_secs(20));
     assert!(o.status.success());
     assert!(text(&o.stdout).contains("round-robin"));
@@ -323,7 +366,7 @@ fn sprt_stops_a_one_sided_match_early() {
         ],
         Duration::from_secs(20),
     );
-    assert_eq!(bad.status.code(), Some(1));
+    assert_eq!(bad.status.code(), Some(2));
     let _ = std::fs::remove_dir_all(&out);
 }
 

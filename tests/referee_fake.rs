@@ -353,6 +353,9 @@ fn bad_swap2_answer_is_illegal() {
     assert_eq!(r.reason, EndReason::Illegal, "{r:?}");
     assert_eq!(r.winner_name(), Some("q"));
     assert!(r.detail.contains("swap2"), "{}", r.detail);
+    // The detail quotes the answer as the engine wrote it, not as a Rust debug dump.
+    assert!(r.detail.contains("answer: '"), "{}", r.detail);
+    assert!(!r.detail.contains("Stones("), "{}", r.detail);
 }
 
 #[test]

@@ -75,13 +75,13 @@ struct RunArgs {
     #[arg(skip)]
     engines: Vec<Vec<String>>,
     /// Games per pairing (played in colour-swapped pairs; odd counts are rounded up).
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = 2, value_parser = positive_arg)]
     games: usize,
     /// freestyle, standard, renju, caro (exact five, value 9) or caro8; or a protocol number.
-    #[arg(long, default_value = "freestyle")]
+    #[arg(long, default_value = "freestyle", value_parser = rule_arg)]
     rule: String,
     /// Board size: N or WxH.
-    #[arg(long, default_value = "15")]
+    #[arg(long, default_value = "15", value_parser = size_arg)]
     size: String,
     /// Per-move limit in ms (0 = none, only the match clock).
     #[arg(long, default_value_t = 5000)]
@@ -112,7 +112,7 @@ struct RunArgs {
     transform: bool,
     /// Stop when a sequential probability ratio test over game pairs decides:
     /// ELO0,ELO1,ALPHA,BETA, e.g. 0,10,0.05,0.05 (two-engine matches only).
-    #[arg(long, value_name = "ELO0,ELO1,ALPHA,BETA")]
+    #[arg(long, value_name = "ELO0,ELO1,ALPHA,BETA", value_parser = sprt_arg)]
     sprt: Option<String>,
     /// Gomocup swap2 opening phase (SWAP2BOARD) instead of fixed openings.
     #[arg(long, conflicts_with_all = ["openings"])]
@@ -139,7 +139,7 @@ struct RunArgs {
     #[arg(long)]
     restart_per_game: bool,
     /// Games played at the same time (each with its own engine processes).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = positive_arg)]
     concurrency: usize,
     /// Output directory (default: rensa-match-<unix time>).
     #[arg(long)]
@@ -174,10 +174,11 @@ struct JudgeArgs {
     /// Read the moves from a file ('#' starts a comment).
     #[arg(long)]
     file: Option<PathBuf>,
-    #[arg(long, default_value = "freestyle")]
+    /// freestyle, standard, renju, caro (exact five, value 9) or caro8; or a protocol number.
+    #[arg(long, default_value = "freestyle", value_parser = rule_arg)]
     rule: String,
     /// Board size: N or WxH.
-    #[arg(long, default_value = "15")]
+    #[arg(long, default_value = "15", value_parser = size_arg)]
     size: String,
     /// Also print black's forbidden points in the final position (renju).
     #[arg(long)]
@@ -220,9 +221,27 @@ fn main() -> ExitCode {
         Ok(code) => code,
         Err(e) => {
             eprintln!("rensa-referee: {e:#}");
-            ExitCode::from(1)
+            let usage_error = e.downcast_ref::<UsageError>().is_some();
+            ExitCode::from(if usage_error { 2 } else { 1 })
         }
     }
+}
+
+/// A command-line mistake found after clap's own checks (an `--engine` spec, the engine count):
+/// exit code 2 like clap's usage errors, not 1.
+#[derive(Debug)]
+struct UsageError(String);
+
+impl std::fmt::Display for UsageError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for UsageError {}
+
+fn usage(e: anyhow::Error) -> anyhow::Error {
+    anyhow::Error::new(UsageError(format!("{e:#}")))
 }
 
 #[cfg(unix)]
@@ -248,10 +267,15 @@ fn install_interrupt_handler() {}
 /// `15` or `20x15`.
 fn parse_size(text: &str) -> anyhow::Result<(usize, usize)> {
     let t = text.trim().to_ascii_lowercase();
+    let num = |n: &str| {
+        n.trim()
+            .parse::<usize>()
+            .map_err(|_| anyhow!("board size must be N or WxH such as 15 or 20x15, got '{text}'"))
+    };
     let (w, h) = match t.split_once('x') {
-        Some((w, h)) => (w.trim().parse()?, h.trim().parse()?),
+        Some((w, h)) => (num(w)?, num(h)?),
         None => {
-            let n = t.parse()?;
+            let n = num(&t)?;
             (n, n)
         }
     };
@@ -269,6 +293,35 @@ fn parse_size(text: &str) -> anyhow::Result<(usize, usize)> {
 
 fn parse_rule(text: &str) -> anyhow::Result<Rule> {
     Rule::parse(text).ok_or_else(|| anyhow!("unknown rule '{text}'"))
+}
+
+// Command-line validators: a bad value is a usage error (exit code 2, clap's message), not a
+// runtime error. The values stay text; the run parses them again with the functions above.
+fn size_arg(text: &str) -> Result<String, String> {
+    parse_size(text)
+        .map(|_| text.to_string())
+        .map_err(|e| e.to_string())
+}
+
+fn rule_arg(text: &str) -> Result<String, String> {
+    parse_rule(text)
+        .map(|_| text.to_string())
+        .map_err(|e| e.to_string())
+}
+
+fn sprt_arg(text: &str) -> Result<String, String> {
+    parse_sprt(text)
+        .map(|_| text.to_string())
+        .map_err(|e| e.to_string())
+}
+
+fn positive_arg(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err(format!(
+            "expected a whole number of at least 1, got '{text}'"
+        )),
+    }
 }
 
 /// One `--engine` specification, before its name is known.
@@ -335,8 +388,14 @@ fn name_engines(
     let mut used: Vec<String> = Vec::new();
     let mut out = Vec::new();
     for s in specs {
-        let cannot =
-            |e: std::io::Error| anyhow!("cannot start {}: {e}", s.command.program.display());
+        let cannot = |e: std::io::Error| match &s.command.dir {
+            Some(d) => anyhow!(
+                "cannot start {} in directory {}: {e}",
+                s.command.program.display(),
+                d.display()
+            ),
+            None => anyhow!("cannot start {}: {e}", s.command.program.display()),
+        };
         let about = match &s.name {
             Some(n) => {
                 drop(EngineProcess::spawn(&s.command).map_err(cannot)?);
@@ -443,7 +502,7 @@ fn build_config(tournament: Tournament, a: &RunArgs) -> anyhow::Result<RunConfig
         .engines
         .iter()
         .map(|t| {
-            let mut s = parse_engine_spec(t, base)?;
+            let mut s = parse_engine_spec(t, base).map_err(usage)?;
             s.command.show_stderr = a.engine_stderr;
             Ok(s)
         })
@@ -454,7 +513,9 @@ fn build_config(tournament: Tournament, a: &RunArgs) -> anyhow::Result<RunConfig
         2.max(specs.len())
     };
     if specs.len() < 2 || (tournament == Tournament::Match && specs.len() != needed) {
-        bail!("a match needs exactly two --engine options, a tournament at least two");
+        return Err(usage(anyhow!(
+            "a match needs exactly two --engine options, a tournament at least two"
+        )));
     }
     let mut settings = GameSettings::new(width, height, rule);
     settings.swap2 = a.swap2;

@@ -253,6 +253,19 @@ pub enum Swap2Answer {
     Stones(Vec<(i64, i64)>),
 }
 
+/// As the engine wrote it: `SWAP`, or `x,y` tokens (for game details read by people).
+impl std::fmt::Display for Swap2Answer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Swap2Answer::Swap => f.write_str("SWAP"),
+            Swap2Answer::Stones(s) => {
+                let text: Vec<String> = s.iter().map(|(x, y)| format!("{x},{y}")).collect();
+                write!(f, "'{}'", text.join(" "))
+            }
+        }
+    }
+}
+
 /// Reads a SWAP2BOARD answer: a line starting with `swap` (any case), or blank-separated `x,y`
 /// tokens. Other lines are not answers (and are skipped, like GomocupJudge does).
 pub fn parse_swap2_line(line: &str) -> Option<Swap2Answer> {
@@ -547,7 +560,7 @@ impl Table<'_, '_> {
             self.request(0, &board_block("SWAP2BOARD", &[], None), parse_swap2_line)?;
         match answer {
             Swap2Answer::Stones(s) if s.len() == 3 => self.place_swap2(0, game, moves, &s, ms)?,
-            other => return Err(bad(0, format!("{other:?}, expected three stones"))),
+            other => return Err(bad(0, format!("{other}, expected three stones"))),
         }
         // Case 2: the other engine chooses.
         let (answer, ms) = self.request(
@@ -565,7 +578,7 @@ impl Table<'_, '_> {
             other => {
                 return Err(bad(
                     1,
-                    format!("{other:?}, expected SWAP, one stone or two stones"),
+                    format!("{other}, expected SWAP, one stone or two stones"),
                 ))
             }
         }
@@ -581,7 +594,7 @@ impl Table<'_, '_> {
                 self.place_swap2(0, game, moves, &s, ms)?;
                 Ok(1)
             }
-            other => Err(bad(0, format!("{other:?}, expected SWAP or one stone"))),
+            other => Err(bad(0, format!("{other}, expected SWAP or one stone"))),
         }
     }
 
