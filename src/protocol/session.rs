@@ -402,11 +402,10 @@ impl Session {
         if let Err(e) = self.check_playable("BEGIN") {
             return err(e);
         }
-        // protocol.md §2.3: still answer a legal move (an ERROR here is no move, a loss).
         let n = self.engine().game().board().stone_count();
         if n != 0 {
-            self.note(format!(
-                "BEGIN on a board with {n} stones; moving from the current position"
+            return err(format!(
+                "BEGIN on a board with {n} stones; use BOARD to set a position"
             ));
         }
         self.search_move(at)
@@ -968,14 +967,7 @@ mod tests {
         assert!(is_move(&first[0]));
         let ours: Pos = first[0].parse().unwrap();
         assert_eq!(s.game().moves(), &[ours]);
-        let again = run(&mut s, "BEGIN");
-        assert_eq!(
-            again[0],
-            "MESSAGE BEGIN on a board with 1 stones; moving from the current position"
-        );
-        let white: Pos = again[1].parse().unwrap();
-        assert_eq!(s.game().moves(), &[ours, white]);
-        assert_eq!(run(&mut s, &format!("TAKEBACK {white}")), vec!["OK"]);
+        assert!(run(&mut s, "BEGIN")[0].starts_with("ERROR BEGIN on a board with 1 stones"));
         let out = run(&mut s, "TURN 0,0");
         let second: Pos = out[0].parse().unwrap();
         assert_eq!(s.game().moves(), &[ours, Pos::new(0, 0), second]);
