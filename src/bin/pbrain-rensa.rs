@@ -13,6 +13,16 @@ fn main() -> anyhow::Result<()> {
         Some("bench") => {
             println!("{}", rensa::bench::run());
         }
+        Some("-h" | "--help" | "help") => {
+            println!(
+                "pbrain-rensa {}: a Gomoku / Renju engine for the Gomocup (Piskvork) protocol\n\n\
+                 usage:\n  pbrain-rensa                 speak the protocol on stdin/stdout (START, BEGIN, TURN, BOARD, ... END)\n  \
+                 pbrain-rensa bench           fixed-depth benchmark; last line 'Bench: <nodes>'\n  \
+                 pbrain-rensa tactics [--time-ms N] [SUITES...]   run the tactical suites\n\n\
+                 Logs go to stderr when RUST_LOG is set (e.g. RUST_LOG=debug).",
+                env!("CARGO_PKG_VERSION")
+            );
+        }
         Some("tactics") => match rensa::tactics::cli(&args[1..]) {
             Ok(report) => println!("{report}"),
             Err(e) => {
