@@ -61,6 +61,19 @@ pub enum Rule {
 }
 
 impl Rule {
+    /// Every rule variant, in protocol-value order of first appearance (for tests and tools).
+    pub const ALL: [Rule; 5] = [
+        Rule::Freestyle,
+        Rule::Exact,
+        Rule::Renju,
+        Rule::Caro {
+            overline_wins: false,
+        },
+        Rule::Caro {
+            overline_wins: true,
+        },
+    ];
+
     /// Decodes an `INFO rule` value as protocol.md §10.6 recommends: a bitmask (1 exact five,
     /// 2 continuous, 4 renju, 8 caro); caro with bit 1 means exact-five caro; a bare `2` means renju
     /// (Yixin-Board); the continuous bit is otherwise ignored.

@@ -6,17 +6,7 @@ use rensa::pos::parse_algebraic;
 use rensa::{Color, Game, Pos, Reason, Rule};
 use std::sync::atomic::AtomicBool;
 
-const RULES: [Rule; 5] = [
-    Rule::Freestyle,
-    Rule::Exact,
-    Rule::Renju,
-    Rule::Caro {
-        overline_wins: false,
-    },
-    Rule::Caro {
-        overline_wins: true,
-    },
-];
+const RULES: [Rule; 5] = Rule::ALL;
 
 fn engine_at(rule: Rule, side: usize, moves: &[Pos]) -> Engine {
     let mut e = Engine::new();

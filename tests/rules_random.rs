@@ -15,17 +15,7 @@ use rand::{Rng, SeedableRng};
 use rensa::board::rules;
 use rensa::{Board, Color, Game, Outcome, Pos, Reason, Rule};
 
-const ALL_RULES: [Rule; 5] = [
-    Rule::Freestyle,
-    Rule::Exact,
-    Rule::Renju,
-    Rule::Caro {
-        overline_wins: false,
-    },
-    Rule::Caro {
-        overline_wins: true,
-    },
-];
+const ALL_RULES: [Rule; 5] = Rule::ALL;
 
 const SIZES: [(usize, usize); 5] = [(5, 5), (7, 9), (15, 15), (20, 20), (30, 20)];
 

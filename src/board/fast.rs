@@ -716,17 +716,7 @@ mod tests {
     use crate::board::rules;
     use rand::{Rng, SeedableRng};
 
-    const RULES: [Rule; 5] = [
-        Rule::Freestyle,
-        Rule::Exact,
-        Rule::Renju,
-        Rule::Caro {
-            overline_wins: false,
-        },
-        Rule::Caro {
-            overline_wins: true,
-        },
-    ];
+    const RULES: [Rule; 5] = Rule::ALL;
 
     /// Random games (stones clustered so that shapes form), checking at every ply that the fast
     /// board's incremental state matches recomputation and its answers match the oracle.

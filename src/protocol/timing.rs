@@ -9,7 +9,7 @@
 use std::time::{Duration, Instant};
 
 /// A `time_left` at or above this means "no match limit" (protocol.md §2.2).
-pub const UNLIMITED_MS: i64 = 2_147_483_647;
+pub use crate::search::time::UNLIMITED_MS;
 
 /// Per-move limit used when the manager never sent `timeout_turn`, in ms.
 pub const DEFAULT_TURN_MS: u64 = 30_000;

@@ -209,17 +209,7 @@ mod tests {
     use super::*;
     use std::collections::HashSet;
 
-    const RULES: [Rule; 5] = [
-        Rule::Freestyle,
-        Rule::Exact,
-        Rule::Renju,
-        Rule::Caro {
-            overline_wins: false,
-        },
-        Rule::Caro {
-            overline_wins: true,
-        },
-    ];
+    const RULES: [Rule; 5] = Rule::ALL;
 
     fn p(x: u8, y: u8) -> Pos {
         Pos::new(x, y)
