@@ -131,6 +131,9 @@ pub struct Session {
     started: bool,
     /// Our own thinking time in this game, ms (match clock estimate without `time_left`).
     used_ms: u64,
+    /// The move we last answered; while it is still the last stone on the board, it is the
+    /// opponent's turn (so `PLAY` is refused instead of playing for the wrong colour).
+    our_last: Option<Pos>,
 }
 
 impl Default for Session {
@@ -179,6 +182,7 @@ impl Session {
             gui: false,
             started: false,
             used_ms: 0,
+            our_last: None,
         }
     }
 
@@ -442,8 +446,17 @@ impl Session {
         if let Err(e) = self.check_playable("PLAY") {
             return err(e);
         }
+        if self.our_last.is_some() && self.engine().game().last_move() == self.our_last {
+            return err(format!(
+                "PLAY {p}: it is not our turn (we just played {})",
+                self.our_last.map(|q| q.to_string()).unwrap_or_default()
+            ));
+        }
         match self.engine().play(p) {
-            Ok(()) => Step::Reply(vec![Response::Move(p)]),
+            Ok(()) => {
+                self.our_last = Some(p);
+                Step::Reply(vec![Response::Move(p)])
+            }
             Err(e) => err(format!("PLAY {p}: {e}")),
         }
     }
@@ -650,6 +663,9 @@ impl Session {
     /// The fallback answer of a job (the engine did not answer in time).
     pub fn answer_with_fallback(&mut self, job: &Job) -> Vec<Response> {
         self.add_used(job);
+        if job.kind == JobKind::Move {
+            self.our_last = job.fallback_move;
+        }
         let mut lines = job.prefix.clone();
         lines.extend(job.fallback.iter().cloned());
         lines
@@ -734,6 +750,7 @@ impl Session {
                         if let Err(e) = self.engine().play(p) {
                             log::error!("our move {p} could not be played: {e}");
                         }
+                        self.our_last = Some(p);
                         lines.push(Response::Move(p));
                     }
                     None => lines.extend(job.fallback.iter().cloned()),
