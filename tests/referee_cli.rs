@@ -223,11 +223,13 @@ fn usage_errors_exit_with_2() {
         let _ = std::fs::remove_dir_all(&out);
     }
     // Mistakes in the --engine specs are usage errors as well.
-    let specs: [&[&str]; 4] = [
+    let specs: [&[&str]; 5] = [
         &["--engine", FAKE],
         &["--engine", FAKE, "--engine", FAKE, "--engine", FAKE],
         &["--engine", FAKE, "turn-ms=abc", "--engine", FAKE],
         &["--engine", FAKE, "info=thread_num", "--engine", FAKE],
+        // A typo of a known key is refused, not passed to the engine as an argument.
+        &["--engine", FAKE, "turnms=100", "--engine", FAKE],
     ];
     for spec in specs {
         let out = temp_dir("usage-spec");

@@ -366,6 +366,18 @@ fn parse_engine_spec(tokens: &[String], base: TimeControl) -> anyhow::Result<Eng
                 spec.info.push((k.to_string(), val.to_string()));
             }
             _ if program.is_none() => program = Some(PathBuf::from(t)),
+            // A `word=value` token that is no known key is almost always a typo (`turnms=100`):
+            // refuse it rather than pass it to the engine silently.
+            Some((k, _))
+                if !k.is_empty()
+                    && k.chars()
+                        .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') =>
+            {
+                bail!(
+                    "unknown engine option '{t}' (known: cmd, arg, name, dir, turn-ms, match-ms, \
+                     inc-ms, info); to pass it to the engine write arg={t}"
+                )
+            }
             _ => spec.command.args.push(t.clone()),
         }
     }
