@@ -448,6 +448,21 @@ fn best_estimate(t: &Tally, p: &Pentanomial) -> (EloEstimate, String) {
 
 /// `five 3-1, timeout 0-1`: for each reason that occurred, the games lost that way by the first
 /// and by the second party (draws counted once).
+/// One line of the results table (label, games, W-D-L, score, Elo, LOS, model, game ends).
+fn table_row(label: &str, t: &Tally, est: &EloEstimate, model: &str) -> String {
+    format!(
+        "{:<32} {:>6} {:>13} {:>6.1}% {:>18} {:>7}  {:<16} {}\n",
+        label,
+        t.games(),
+        format!("{}-{}-{}", t.wins, t.draws, t.losses),
+        t.score() * 100.0,
+        est.elo_text(),
+        est.los_text(),
+        model,
+        reasons_text(t)
+    )
+}
+
 fn reasons_text(first: &Tally) -> String {
     let mut parts = Vec::new();
     for (i, r) in EndReason::ALL.iter().enumerate() {
@@ -512,18 +527,7 @@ pub fn results_table(records: &[GameRecord]) -> String {
         }
         let p = pentanomial_for(records, a, b);
         let (est, model) = best_estimate(&t, &p);
-        let _ = writeln!(
-            out,
-            "{:<32} {:>6} {:>13} {:>6.1}% {:>18} {:>7}  {:<16} {}",
-            format!("{a} vs {b}"),
-            t.games(),
-            format!("{}-{}-{}", t.wins, t.draws, t.losses),
-            t.score() * 100.0,
-            est.elo_text(),
-            est.los_text(),
-            model,
-            reasons_text(&t)
-        );
+        out.push_str(&table_row(&format!("{a} vs {b}"), &t, &est, &model));
     }
     let _ = writeln!(
         out,
@@ -540,18 +544,7 @@ pub fn results_table(records: &[GameRecord]) -> String {
         }
         let p = pentanomial_vs_field(records, e);
         let (est, model) = best_estimate(&t, &p);
-        let _ = writeln!(
-            out,
-            "{:<32} {:>6} {:>13} {:>6.1}% {:>18} {:>7}  {:<16} {}",
-            e,
-            t.games(),
-            format!("{}-{}-{}", t.wins, t.draws, t.losses),
-            t.score() * 100.0,
-            est.elo_text(),
-            est.los_text(),
-            model,
-            reasons_text(&t)
-        );
+        out.push_str(&table_row(e, &t, &est, &model));
     }
     let by_colour = |c: Color| records.iter().filter(|g| g.winner == Some(c)).count();
     let draws = records.iter().filter(|g| g.winner.is_none()).count();
