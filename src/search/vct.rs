@@ -10,9 +10,9 @@
 //! * After an attacker three (no five point, but a *safe* straight-four point: a cell where the
 //!   attacker makes a straight four or two fours that the defender cannot stop) the defender's
 //!   replies are (a) every legal four of its own (a counter-threat the attacker must block; its
-//!   own three is no answer) and (b) every legal cell on a line through a safe straight-four point
-//!   within five steps (the only cells that can change that point's patterns) after which the
-//!   attacker has no safe straight-four point left. Any other reply leaves a safe straight-four
+//!   own three is no answer) and (b) every legal cell within five steps of a safe straight-four
+//!   point on a line where that point makes a four (the only cells that can undo the four) after
+//!   which the attacker has no safe straight-four point left. Any other reply leaves a safe straight-four
 //!   point and no defender five: the attacker plays it and wins.
 //! * A straight-four point of renju black is safe only when its legality follows from its line
 //!   patterns alone (no second line holding a three or four); the recursive double-three test
@@ -307,7 +307,13 @@ impl<'a> Vct<'a> {
             let mut cand: Vec<Idx> = b.cells_with(d, Threat::Block4).collect();
             for &f in &safe {
                 cand.push(f);
+                // Only a stone on a line where `f` makes a four can undo that four (a stone on
+                // another line only lowers that line's pattern; for renju black it cannot add a
+                // three either).
                 for dir in 0..4 {
+                    if b.pattern(f, a, dir) < Pattern::Block4 {
+                        continue;
+                    }
                     let off = b.dirs[dir];
                     for k in 1..=5isize {
                         for s in [-1isize, 1] {
