@@ -106,6 +106,7 @@ impl Vcf<'_> {
             v.into_iter().map(|x| x.0).collect()
         };
         let mut fives = Vec::with_capacity(4);
+        let mut defences = Vec::with_capacity(4);
         for m in moves {
             if !b.is_legal(m) {
                 continue;
@@ -114,26 +115,44 @@ impl Vcf<'_> {
             b.five_points_near(m, me, &mut fives);
             let mut result = None;
             let mut sub = Vec::new();
-            if fives.len() >= 2 && opp_fives == 0 {
-                // Two ways to five: the defender stops one.
-                let d = fives[0];
-                sub.push(d);
-                sub.push(fives[1]);
-                result = Some(3);
-            } else if fives.len() == 1 {
-                let d = fives[0];
-                if !b.is_legal(d) {
-                    // The forced block is a renju foul: the attacker's five cannot be stopped.
+            if !fives.is_empty() {
+                b.five_defences(&fives, &mut defences);
+                defences.retain(|&d| b.is_legal(d));
+                if defences.is_empty() {
+                    // No legal answer stops every five: two ways to five, a block that is a renju
+                    // foul for black, or (caro) no stone that stops or closes the five.
+                    if fives.len() >= 2 {
+                        sub.push(fives[0]);
+                        sub.push(fives[1]);
+                    }
                     result = Some(3);
                 } else {
-                    b.make(d);
-                    let mut rest = Vec::new();
-                    if let Some(n) = self.attack(b, depth - 1, &mut rest) {
-                        sub.push(d);
-                        sub.extend(rest);
-                        result = Some(n + 2);
+                    // Every defence must lose (outside caro there is exactly one).
+                    let mut worst = 0;
+                    for (k, &d) in defences.iter().enumerate() {
+                        b.make(d);
+                        let mut rest = Vec::new();
+                        let r = self.attack(b, depth - 1, &mut rest);
+                        b.unmake();
+                        match r {
+                            Some(n) => {
+                                if k == 0 {
+                                    sub.push(d);
+                                    sub.extend(rest);
+                                }
+                                worst = worst.max(n + 2);
+                            }
+                            None => {
+                                worst = 0;
+                                break;
+                            }
+                        }
                     }
-                    b.unmake();
+                    if worst > 0 {
+                        result = Some(worst);
+                    } else {
+                        sub.clear();
+                    }
                 }
             }
             b.unmake();
