@@ -249,10 +249,15 @@ impl Session {
             Info::GameType(v) => s.game_type = v,
             Info::Rule(v) if (0..16).contains(&v) => {
                 s.rule = Rule::from_protocol(v);
+                let rule = s.rule;
                 if v & 2 != 0 && v != 2 {
-                    let rule = s.rule;
                     self.note(format!(
                         "continuous games (rule bit 2) are not supported; playing {rule}"
+                    ));
+                }
+                if v & 12 == 12 {
+                    self.note(format!(
+                        "rule {v} sets both the renju (4) and caro (8) bits; playing {rule}"
                     ));
                 }
             }
