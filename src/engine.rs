@@ -261,10 +261,13 @@ impl Engine {
             .clamp(1, alphabeta::MAX_PLY as Depth - 4)
             .min(handicap.max_depth);
         let max_nodes = limits.max_nodes.unwrap_or(u64::MAX).min(handicap.max_nodes);
+        // The search stops a little before the hard limit so that the safety step (Step 3) still
+        // runs when an iteration is cut off by the clock.
+        let search_hard_ms = search::time::search_hard_ms(&budget);
         let ctl = alphabeta::Control {
             stop,
             start,
-            hard_ms: budget.hard_ms,
+            hard_ms: search_hard_ms,
             max_nodes,
         };
         let mut s = alphabeta::Searcher::new(board, tt, vcf_cache, ctl);
@@ -353,6 +356,7 @@ impl Engine {
         // us). When the search believes we are lost, the defence may be a cell its
         // threat-restricted move list left out (a VCF can be broken anywhere along its line), so
         // then every legal cell near the stones is tried too, best-scored first, while time lasts.
+        s.set_hard_ms(budget.hard_ms);
         let losing = best.1.is_mate() && best.1 < Value::ZERO;
         if s.tuning().root_safety
             && (!best.1.is_mate() || losing)

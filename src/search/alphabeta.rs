@@ -194,6 +194,12 @@ impl<'a> Searcher<'a> {
         }
     }
 
+    /// Moves the abort time (ms after the start), e.g. to give the steps after the main search
+    /// the rest of the budget.
+    pub fn set_hard_ms(&mut self, hard_ms: u64) {
+        self.ctl.hard_ms = hard_ms;
+    }
+
     pub fn elapsed_ms(&self) -> u64 {
         self.ctl.start.elapsed().as_millis() as u64
     }
