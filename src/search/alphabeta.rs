@@ -138,8 +138,8 @@ pub struct Control<'a> {
 /// One search's working state.
 pub struct Searcher<'a> {
     pub b: FastBoard,
-    tt: &'a mut Tt,
-    vcf_cache: &'a mut VcfCache,
+    tt: &'a Tt,
+    vcf_cache: &'a VcfCache,
     ctl: Control<'a>,
     pub nodes: u64,
     pub seldepth: i32,
@@ -170,8 +170,8 @@ pub struct Iteration {
 impl<'a> Searcher<'a> {
     pub fn new(
         b: FastBoard,
-        tt: &'a mut Tt,
-        vcf_cache: &'a mut VcfCache,
+        tt: &'a Tt,
+        vcf_cache: &'a VcfCache,
         ctl: Control<'a>,
     ) -> Searcher<'a> {
         let cells = b.cell_count();
