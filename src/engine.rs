@@ -7,7 +7,7 @@
 use crate::board::fast::FastBoard;
 use crate::board::{BoardError, Game};
 use crate::pos::Pos;
-use crate::search::{self, alphabeta, tt, tt::Tt, vcf::VcfCache, vct::VctCache};
+use crate::search::{self, alphabeta, smp, tt, tt::Tt, vcf::VcfCache, vct::VctCache};
 use crate::types::{Depth, Rule, Value};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -27,7 +27,9 @@ pub struct Limits {
     pub max_depth: Option<Depth>,
     /// Playing strength 0..=100 (`INFO strength`); 100 = full strength.
     pub strength: u32,
-    /// Search threads (`INFO thread_num`).
+    /// Search threads (`INFO thread_num`): the main thread plus `threads - 1` Lazy SMP helpers
+    /// (see [`search::smp`]); at most [`MAX_THREADS`] and the machine's cores. 0 counts as 1.
+    /// Node-limited searches (`max_nodes` or a weak `strength`) always run on one thread.
     pub threads: usize,
 }
 
@@ -78,6 +80,8 @@ pub struct Engine {
     game: Game,
     rule: Rule,
     memory_bytes: u64,
+    /// Search threads of the last search (the hash size leaves room for their extras).
+    threads: usize,
     tt: Option<Tt>,
     vcf_cache: Option<VcfCache>,
     vct_cache: Option<VctCache>,
@@ -101,7 +105,7 @@ impl Default for Engine {
 }
 
 /// Bytes the process needs besides the transposition table (code, pattern tables, stacks, boards,
-/// the VCF cache, allocator slack).
+/// the VCF cache and the VCT caches of 2 x 4 MiB, allocator slack).
 pub const NON_TT_BYTES: u64 = 48 * 1024 * 1024;
 /// Largest transposition table, whatever the memory limit.
 pub const MAX_TT_BYTES: u64 = 1 << 30;
@@ -109,6 +113,11 @@ pub const MAX_TT_BYTES: u64 = 1 << 30;
 pub const VCF_CACHE_BITS: u32 = 20;
 /// Slots (as a power of two) of the VCT failure cache (and of its inner VCF cache).
 pub const VCT_CACHE_BITS: u32 = 19;
+/// Most search threads `think` runs (`Limits::threads` is capped here and at the core count).
+pub const MAX_THREADS: usize = 64;
+/// Memory set aside for each helper thread besides the shared tables: its board, killers,
+/// history, move buffers and the stack pages its recursion touches (well under this).
+pub const THREAD_BYTES: u64 = 2 * 1024 * 1024;
 
 impl Engine {
     /// An engine with an empty 15x15 freestyle game.
@@ -117,6 +126,7 @@ impl Engine {
             game: Game::new(15, 15, Rule::Freestyle).expect("15x15 is valid"),
             rule: Rule::Freestyle,
             memory_bytes: DEFAULT_MEMORY_BYTES,
+            threads: 1,
             tt: None,
             vcf_cache: None,
             vct_cache: None,
@@ -166,9 +176,11 @@ impl Engine {
     }
 
     /// Transposition-table size for the memory limit: half of what is left after the rest of the
-    /// process, rounded down to a power of two by the table.
+    /// process and the helper threads' extras, rounded down to a power of two by the table.
     fn tt_bytes(&self) -> u64 {
-        let t = (self.memory_bytes.saturating_sub(NON_TT_BYTES) / 2).min(MAX_TT_BYTES);
+        let helpers = self.threads.saturating_sub(1) as u64 * THREAD_BYTES;
+        let rest = self.memory_bytes.saturating_sub(NON_TT_BYTES + helpers);
+        let t = (rest / 2).min(MAX_TT_BYTES);
         let want = (t / tt::ENTRY_BYTES).max(1024);
         (1u64 << (63 - want.leading_zeros())) * tt::ENTRY_BYTES
     }
@@ -254,13 +266,6 @@ impl Engine {
             });
             return r;
         }
-        let tt_bytes = self.tt_bytes();
-        let tt = self.tt.get_or_insert_with(|| Tt::new(tt_bytes));
-        tt.new_search();
-        let vcf_cache = self
-            .vcf_cache
-            .get_or_insert_with(|| VcfCache::new(VCF_CACHE_BITS));
-        let board = FastBoard::from_game(&self.game);
         let handicap = search::handicap(limits.strength);
         let max_depth = limits
             .max_depth
@@ -268,10 +273,28 @@ impl Engine {
             .clamp(1, alphabeta::MAX_PLY as Depth - 4)
             .min(handicap.max_depth);
         let max_nodes = limits.max_nodes.unwrap_or(u64::MAX).min(handicap.max_nodes);
+        let threads = search_threads(limits.threads, max_nodes);
+        if threads != self.threads {
+            self.threads = threads;
+            if self.tt.as_ref().map(Tt::bytes) != Some(self.tt_bytes()) {
+                self.tt = None;
+            }
+        }
+        let tt_bytes = self.tt_bytes();
+        let tt = self.tt.get_or_insert_with(|| Tt::new(tt_bytes));
+        tt.new_search();
+        let tt: &Tt = tt;
+        let vcf_cache: &VcfCache = self
+            .vcf_cache
+            .get_or_insert_with(|| VcfCache::new(VCF_CACHE_BITS));
+        let board = FastBoard::from_game(&self.game);
+        // The search stops a little before the hard limit so that the safety step (Step 3) still
+        // runs when an iteration is cut off by the clock.
+        let search_hard_ms = search::time::search_hard_ms(&budget);
         let ctl = alphabeta::Control {
             stop,
             start,
-            hard_ms: budget.hard_ms,
+            hard_ms: search_hard_ms,
             max_nodes,
         };
         let mut s = alphabeta::Searcher::new(board, tt, vcf_cache, ctl);
@@ -336,45 +359,61 @@ impl Engine {
                 return r;
             }
         }
-        // Step 2. Iterative deepening.
+        // Step 2. Iterative deepening on this thread, which decides the move and the time, with
+        // `threads - 1` helpers searching the same root through the shared tables (Lazy SMP).
+        let mut helper_nodes = 0;
         if root_moves.len() > 1 || !exclude.is_empty() {
-            let mut prev: Option<i32> = None;
-            let mut stable = 0;
-            for depth in 1..=max_depth {
-                let Some(it) = s.iterate(depth, prev) else {
-                    break;
-                };
-                if it.pv.is_empty() {
-                    break;
+            let shared = smp::Shared {
+                board: s.b.clone(),
+                tt,
+                vcf_cache,
+                start,
+                hard_ms: search_hard_ms,
+                max_depth,
+                root_exclude: s.root_exclude.clone(),
+                tuning: s.tuning(),
+            };
+            helper_nodes = smp::run(threads - 1, &shared, |link| {
+                let mut prev: Option<i32> = None;
+                let mut stable = 0;
+                for depth in 1..=max_depth {
+                    link.main_depth(depth);
+                    let Some(it) = s.iterate(depth, prev) else {
+                        break;
+                    };
+                    if it.pv.is_empty() {
+                        break;
+                    }
+                    let pv = to_pos(&s, &it.pv);
+                    if Some(pv[0]) == best.0 {
+                        stable += 1;
+                    } else {
+                        stable = 0;
+                    }
+                    best = (Some(pv[0]), Value(it.value), depth, pv);
+                    prev = Some(it.value);
+                    if it.partial {
+                        break;
+                    }
+                    let r = done(best.0, best.1, depth, s.nodes, best.3.clone());
+                    on_info(&SearchInfo {
+                        depth,
+                        seldepth: s.seldepth,
+                        nodes: s.nodes + link.helper_nodes(),
+                        elapsed_ms: r.elapsed_ms,
+                        value: r.value,
+                        pv: r.pv.clone(),
+                    });
+                    if Value(it.value).is_mate() {
+                        break;
+                    }
+                    let elapsed = s.elapsed_ms();
+                    if search::time::should_stop(&budget, elapsed, stable) {
+                        break;
+                    }
                 }
-                let pv = to_pos(&s, &it.pv);
-                if Some(pv[0]) == best.0 {
-                    stable += 1;
-                } else {
-                    stable = 0;
-                }
-                best = (Some(pv[0]), Value(it.value), depth, pv);
-                prev = Some(it.value);
-                if it.partial {
-                    break;
-                }
-                let r = done(best.0, best.1, depth, s.nodes, best.3.clone());
-                on_info(&SearchInfo {
-                    depth,
-                    seldepth: s.seldepth,
-                    nodes: s.nodes,
-                    elapsed_ms: r.elapsed_ms,
-                    value: r.value,
-                    pv: r.pv.clone(),
-                });
-                if Value(it.value).is_mate() {
-                    break;
-                }
-                let elapsed = s.elapsed_ms();
-                if search::time::should_stop(&budget, elapsed, stable) {
-                    break;
-                }
-            }
+            })
+            .1;
         } else {
             best.2 = 1;
         }
@@ -383,6 +422,7 @@ impl Engine {
         // us). When the search believes we are lost, the defence may be a cell its
         // threat-restricted move list left out (a VCF can be broken anywhere along its line), so
         // then every legal cell near the stones is tried too, best-scored first, while time lasts.
+        s.set_hard_ms(budget.hard_ms);
         let losing = best.1.is_mate() && best.1 < Value::ZERO;
         if s.tuning().root_safety
             && (!best.1.is_mate() || losing)
@@ -415,7 +455,7 @@ impl Engine {
                 }
             }
         }
-        let mut result = done(best.0, best.1, best.2, s.nodes, best.3);
+        let mut result = done(best.0, best.1, best.2, s.nodes + helper_nodes, best.3);
         // Step 3. Variety at weak levels: a seeded pick among the first root moves.
         let pick = if result.value.is_mate() {
             None
@@ -462,6 +502,20 @@ fn root_vct(
     );
     log::debug!("root vct: {:?} in {} nodes", r, vct.nodes);
     (r.filter(|_| !line.is_empty()).map(|n| (n, line)), vct.nodes)
+}
+
+/// The threads a search runs on: `requested` (0 counts as 1) capped at [`MAX_THREADS`] and the
+/// machine's cores; one when nodes are limited (node counts then decide, and must replay).
+fn search_threads(requested: usize, max_nodes: u64) -> usize {
+    if max_nodes != u64::MAX || requested <= 1 {
+        return 1;
+    }
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = requested.min(MAX_THREADS).min(cores);
+    if threads < requested {
+        log::info!("{requested} threads asked, {threads} used ({cores} cores)");
+    }
+    threads
 }
 
 /// Every legal empty cell within two of a stone, other than `best` and `skip`, best first by the

@@ -310,3 +310,85 @@ fn engine_can_think_on_another_thread() {
     let best = h.join().unwrap().unwrap();
     assert_ne!(best, p(7, 7));
 }
+
+#[test]
+fn two_threads_play_legal_moves_in_every_rule() {
+    for rule in RULES {
+        let mut e = engine_at(rule, 15, &moves("h8h9i7i9h10i6i11i12"));
+        let limits = Limits {
+            turn_time_ms: Some(150),
+            threads: 2,
+            ..Limits::default()
+        };
+        let r = e.think(&limits, &AtomicBool::new(false), &mut |_| {});
+        let best = r.best.unwrap();
+        assert!(
+            e.game().board().is_empty(best) && !e.game().is_forbidden(best),
+            "{rule}: {best}"
+        );
+        assert!(r.depth >= 1 && r.nodes > 0, "{rule}: {r:?}");
+    }
+}
+
+#[test]
+fn two_threads_stop_when_told() {
+    use std::sync::atomic::Ordering;
+    use std::time::Duration;
+    let mut e = engine_at(Rule::Freestyle, 15, &moves("h8i9i8g8h9h7"));
+    let stop = std::sync::Arc::new(AtomicBool::new(false));
+    let s2 = stop.clone();
+    let (tx, rx) = std::sync::mpsc::channel();
+    // No time or depth limit: only the stop flag ends this search.
+    std::thread::spawn(move || {
+        let limits = Limits {
+            threads: 2,
+            ..Limits::default()
+        };
+        let r = e.think(&limits, &s2, &mut |_| {});
+        let _ = tx.send((r, e));
+    });
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(rx.try_recv().is_err(), "an unlimited search ran on");
+    stop.store(true, Ordering::Relaxed);
+    // Generous: a stopped search answers within milliseconds.
+    let (r, e) = rx
+        .recv_timeout(Duration::from_secs(10))
+        .expect("think returned after stop");
+    let best = r.best.unwrap();
+    assert!(e.game().board().is_empty(best));
+    assert!(r.nodes > 0);
+}
+
+#[test]
+fn one_thread_and_node_limited_searches_replay_exactly() {
+    let ms = moves("h8i9i8g8h9h7");
+    // threads 1 is the plain single-threaded search; a node-limited search ignores threads.
+    let one = |threads: usize| {
+        let limits = Limits {
+            max_depth: Some(6),
+            max_nodes: Some(3_000_000),
+            threads,
+            ..Limits::default()
+        };
+        let mut e = engine_at(Rule::Freestyle, 15, &ms);
+        e.think(&limits, &AtomicBool::new(false), &mut |_| {})
+    };
+    let a = one(1);
+    let b = one(2);
+    let c = one(1);
+    assert_eq!((a.best, a.nodes, a.value), (b.best, b.nodes, b.value));
+    assert_eq!((a.best, a.nodes, a.value), (c.best, c.nodes, c.value));
+    // Without a node cap, one thread is still deterministic.
+    let depth_only = || {
+        let limits = Limits {
+            max_depth: Some(6),
+            threads: 1,
+            ..Limits::default()
+        };
+        let mut e = engine_at(Rule::Freestyle, 15, &ms);
+        e.think(&limits, &AtomicBool::new(false), &mut |_| {})
+    };
+    let (d, f) = (depth_only(), depth_only());
+    assert_eq!((d.best, d.nodes, d.value), (f.best, f.nodes, f.value));
+    assert_eq!((d.best, d.nodes, d.value), (a.best, a.nodes, a.value));
+}

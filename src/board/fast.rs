@@ -675,6 +675,49 @@ impl FastBoard {
             && at(hi + 2) != BLACK
     }
 
+    /// The cells where the side to move can answer the five points `fives` of its opponent so
+    /// that the opponent has no five point left (legality of the answer is not checked).
+    ///
+    /// Outside caro a stone only stops the five it occupies, so one five point has one defence and
+    /// two have none. In caro a five closed by opposing stones at both ends does not win, so a
+    /// stone just beyond the end of the run through a five point defends as well; those
+    /// candidates are tried on the board (make, count the fives, unmake), which keeps the answer
+    /// exactly what the pattern tables say.
+    pub fn five_defences(&mut self, fives: &[Idx], out: &mut Vec<Idx>) {
+        out.clear();
+        let attacker = self.side_to_move().opponent();
+        if !matches!(self.rule, Rule::Caro { .. }) {
+            if fives.len() == 1 {
+                out.push(fives[0]);
+            }
+            return;
+        }
+        let own = stone(attacker);
+        let mut candidates: Vec<Idx> = fives.to_vec();
+        for &f in fives {
+            for d in 0..4 {
+                let off = self.dirs[d];
+                for sign in [-1isize, 1] {
+                    let mut q = (f as isize + sign * off) as usize;
+                    while self.cells[q] == own {
+                        q = (q as isize + sign * off) as usize;
+                    }
+                    if self.cells[q] == EMPTY && !candidates.contains(&q) {
+                        candidates.push(q);
+                    }
+                }
+            }
+        }
+        for q in candidates {
+            self.make(q);
+            let stopped = self.count(attacker, Threat::Five) == 0;
+            self.unmake();
+            if stopped {
+                out.push(q);
+            }
+        }
+    }
+
     /// The cells along the four lines through `i` (within four steps) where `c` has a five.
     pub fn five_points_near(&self, i: Idx, c: Color, out: &mut Vec<Idx>) {
         out.clear();
@@ -794,6 +837,70 @@ mod tests {
         assert!(
             checked_forbidden > 10,
             "seed {seed}: too few fouls seen ({checked_forbidden})"
+        );
+    }
+
+    /// `five_defences` against brute force on the oracle: every empty cell is tried as the
+    /// defender's stone, and it defends when the attacker then has no winning point anywhere.
+    #[test]
+    fn five_defences_agree_with_oracle() {
+        let seed = 20261121u64;
+        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        let mut checked = [0usize; 5];
+        let mut caro_extra = 0;
+        for game_no in 0..400 {
+            let rule = RULES[game_no % RULES.len()];
+            let (w, h) = [(9, 9), (11, 8)][game_no % 2];
+            let mut g = Game::new(w, h, rule).unwrap();
+            let mut fb = FastBoard::new(w, h, rule).unwrap();
+            for _ in 0..rng.gen_range(8..40) {
+                let empties: Vec<Pos> = g.board().empty_cells().collect();
+                let p = empties[rng.gen_range(0..empties.len())];
+                if g.play(p).unwrap().is_some() {
+                    break;
+                }
+                fb.make(fb.idx(p));
+                let attacker = g.side_to_move().opponent();
+                let fives: Vec<Idx> = fb.cells_with(attacker, Threat::Five).collect();
+                if fives.is_empty() {
+                    continue;
+                }
+                let mut fast = Vec::new();
+                fb.five_defences(&fives, &mut fast);
+                let mut fast: Vec<Pos> = fast.into_iter().map(|i| fb.pos(i)).collect();
+                fast.sort();
+                let mut board = g.board().clone();
+                let mut slow = Vec::new();
+                for q in g.board().empty_cells() {
+                    board.place(q, attacker.opponent()).unwrap();
+                    let wins = board
+                        .empty_cells()
+                        .any(|r| rules::is_win(&board, rule, r, attacker));
+                    board.remove(q);
+                    if !wins {
+                        slow.push(q);
+                    }
+                }
+                slow.sort();
+                assert_eq!(
+                    fast,
+                    slow,
+                    "{rule} seed {seed} game {game_no}\n{:?}",
+                    g.board()
+                );
+                checked[game_no % RULES.len()] += 1;
+                if slow.len() > fives.len().min(1) {
+                    caro_extra += 1;
+                }
+            }
+        }
+        assert!(
+            checked.iter().all(|&n| n > 20),
+            "too few positions: {checked:?}"
+        );
+        assert!(
+            caro_extra > 5,
+            "too few caro end-closing defences seen: {caro_extra}"
         );
     }
 

@@ -17,8 +17,9 @@ use std::time::Instant;
 /// Below this `max_memory` (bytes) we say so in a MESSAGE; the engine still plays.
 pub const MIN_MEMORY_BYTES: u64 = 16 * 1024 * 1024;
 
-/// Most search threads we accept from `INFO thread_num`.
-pub const MAX_THREADS: usize = 256;
+/// Most search threads we accept from `INFO thread_num` (the engine also caps them at the
+/// machine's cores).
+pub const MAX_THREADS: usize = crate::engine::MAX_THREADS;
 
 /// Thinking time given to swap2 decisions when nothing limits the move, in ms.
 pub const SWAP2_UNLIMITED_BUDGET_MS: u64 = 5_000;
@@ -249,10 +250,15 @@ impl Session {
             Info::GameType(v) => s.game_type = v,
             Info::Rule(v) if (0..16).contains(&v) => {
                 s.rule = Rule::from_protocol(v);
+                let rule = s.rule;
                 if v & 2 != 0 && v != 2 {
-                    let rule = s.rule;
                     self.note(format!(
                         "continuous games (rule bit 2) are not supported; playing {rule}"
+                    ));
+                }
+                if v & 12 == 12 {
+                    self.note(format!(
+                        "rule {v} sets both the renju (4) and caro (8) bits; playing {rule}"
                     ));
                 }
             }
@@ -260,9 +266,11 @@ impl Session {
             Info::Evaluate(_) => {}
             Info::MaxNode(v) => s.max_nodes = (v > 0).then_some(v as u64),
             Info::MaxDepth(v) => s.max_depth = (v > 0).then_some(v.min(Depth::MAX as i64) as Depth),
-            Info::ThreadNum(v) if v >= 1 => {
-                s.threads = (v as u64).min(MAX_THREADS as u64) as usize;
-                if v as u64 > MAX_THREADS as u64 {
+            Info::ThreadNum(v) => {
+                s.threads = v.clamp(1, MAX_THREADS as i64) as usize;
+                if v < 1 {
+                    self.note(format!("thread_num {v} is not a thread count; using 1"));
+                } else if v > MAX_THREADS as i64 {
                     self.note(format!("thread_num {v} capped at {MAX_THREADS}"));
                 }
             }
@@ -281,11 +289,7 @@ impl Session {
             Info::Invalid { key, value } => self.note(format!(
                 "INFO {key} '{value}' is not a valid value; ignored"
             )),
-            Info::TimeoutTurn(v)
-            | Info::TimeoutMatch(v)
-            | Info::MaxMemory(v)
-            | Info::Rule(v)
-            | Info::ThreadNum(v) => {
+            Info::TimeoutTurn(v) | Info::TimeoutMatch(v) | Info::MaxMemory(v) | Info::Rule(v) => {
                 self.note(format!("INFO value {v} cannot be honoured; ignored"))
             }
         }
@@ -975,6 +979,27 @@ mod tests {
         let out = run(&mut s, "TURN 0,0");
         assert_eq!(out.len(), 1);
         assert!(is_move(&out[0]));
+    }
+
+    #[test]
+    fn thread_num_reaches_the_limits_within_bounds() {
+        let mut s = started();
+        assert_eq!(s.limits().threads, 1, "one thread unless told");
+        for (line, threads, noted) in [
+            ("INFO thread_num 2", 2, false),
+            ("INFO thread_num 0", 1, true),
+            ("INFO thread_num 3", 3, false),
+            ("INFO thread_num -4", 1, true),
+            ("INFO thread_num 100000", MAX_THREADS, true),
+            ("INFO thread_num 1", 1, false),
+        ] {
+            assert!(run(&mut s, line).is_empty(), "{line}");
+            assert_eq!(s.limits().threads, threads, "{line}");
+            assert_eq!(s.take_notes().len(), noted as usize, "{line}");
+        }
+        assert!(run(&mut s, "INFO thread_num 2").is_empty());
+        let out = run(&mut s, "BEGIN");
+        assert!(is_move(&out[0]), "{out:?}");
     }
 
     #[test]

@@ -138,8 +138,8 @@ pub struct Control<'a> {
 /// One search's working state.
 pub struct Searcher<'a> {
     pub b: FastBoard,
-    tt: &'a mut Tt,
-    vcf_cache: &'a mut VcfCache,
+    tt: &'a Tt,
+    vcf_cache: &'a VcfCache,
     ctl: Control<'a>,
     pub nodes: u64,
     pub seldepth: i32,
@@ -170,8 +170,8 @@ pub struct Iteration {
 impl<'a> Searcher<'a> {
     pub fn new(
         b: FastBoard,
-        tt: &'a mut Tt,
-        vcf_cache: &'a mut VcfCache,
+        tt: &'a Tt,
+        vcf_cache: &'a VcfCache,
         ctl: Control<'a>,
     ) -> Searcher<'a> {
         let cells = b.cell_count();
@@ -192,6 +192,12 @@ impl<'a> Searcher<'a> {
             root_exclude: Vec::new(),
             tuning: tuning(),
         }
+    }
+
+    /// Moves the abort time (ms after the start), e.g. to give the steps after the main search
+    /// the rest of the budget.
+    pub fn set_hard_ms(&mut self, hard_ms: u64) {
+        self.ctl.hard_ms = hard_ms;
     }
 
     pub fn elapsed_ms(&self) -> u64 {
@@ -345,12 +351,16 @@ impl<'a> Searcher<'a> {
             if alpha >= beta {
                 return alpha;
             }
-            // Step 2. Two fives threatened: only one can be blocked.
-            if opp_fives >= 2 {
+            // Step 2. Two fives threatened: only one can be blocked. (Not in caro, where one
+            // stone may close two fives; the move generator finds such defences.)
+            let caro = matches!(self.b.rule(), Rule::Caro { .. });
+            if opp_fives >= 2 && !caro {
                 return -(MATE - p - 2);
             }
-            // Step 3. Our straight four or double four wins in three plies.
+            // Step 3. Our straight four or double four wins in three plies. (In caro the
+            // opponent may still close the five's far end: the search sees it.)
             if opp_fives == 0
+                && !caro
                 && self.b.count(me, Threat::Flex4) > 0
                 && self.has_legal(me, Threat::Flex4)
             {
@@ -540,9 +550,15 @@ impl<'a> Searcher<'a> {
         let me = self.b.side_to_move();
         let opp = me.opponent();
         let renju_black = self.b.rule() == Rule::Renju && me == Color::Black;
-        // Step 1. The opponent threatens five: block (every block, if several).
+        // Step 1. The opponent threatens five: the defences (every block if several at the
+        // root, where the game must go on; in caro also the stones that close a five's end).
         if opp_fives > 0 {
-            let blocks: Vec<Idx> = self.b.cells_with(opp, Threat::Five).collect();
+            let fives: Vec<Idx> = self.b.cells_with(opp, Threat::Five).collect();
+            let mut blocks = Vec::new();
+            self.b.five_defences(&fives, &mut blocks);
+            if blocks.is_empty() && ply == 0 {
+                blocks = fives;
+            }
             for i in blocks {
                 if !renju_black || !self.b.is_forbidden(i) {
                     out.push((i, 0));

@@ -64,6 +64,17 @@ pub fn budget(limits: &Limits, empty_cells: usize) -> Budget {
     }
 }
 
+/// At most this much of the hard time limit (and at most a tenth of it) is kept back from the
+/// main search for the steps after it (the root safety check).
+pub const SAFETY_RESERVE_MAX_MS: u64 = 50;
+
+/// When the main search must abort: a little before the hard limit, so that the root safety
+/// step still has time when an iteration is cut off by the clock.
+pub fn search_hard_ms(budget: &Budget) -> u64 {
+    let reserve = (budget.hard_ms / 10).min(SAFETY_RESERVE_MAX_MS);
+    budget.hard_ms.saturating_sub(reserve)
+}
+
 /// After a completed iteration: whether to stop deepening. `stable` counts the iterations in a row
 /// that kept the same best move. A stable best move stops at half the target time; a changing one
 /// may use all of it (the hard limit still aborts a running iteration).
@@ -91,6 +102,17 @@ mod tests {
             time_left_ms: left,
             ..Limits::default()
         }
+    }
+
+    #[test]
+    fn the_search_leaves_room_for_the_safety_step() {
+        let b = budget(&limits(Some(1000), None), 200);
+        assert_eq!((b.hard_ms, search_hard_ms(&b)), (900, 850));
+        let b = budget(&limits(Some(100), None), 200);
+        assert_eq!((b.hard_ms, search_hard_ms(&b)), (70, 63));
+        let b = budget(&limits(Some(0), None), 200);
+        assert_eq!(search_hard_ms(&b), 0);
+        assert_eq!(search_hard_ms(&Budget::UNLIMITED), u64::MAX - 50);
     }
 
     #[test]

@@ -1,8 +1,10 @@
 //! Transposition table: one entry per slot, replaced when the new search is deeper or newer.
+//! Shared by the search threads (Lazy SMP) without locks.
 //!
 //! Values are stored relative to the node (mate scores adjusted by ply on the way in and out).
 
 use crate::board::fast::Idx;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Bound type of a stored value.
 pub const BOUND_NONE: u8 = 0;
@@ -21,12 +23,20 @@ pub struct Entry {
     pub age: u8,
 }
 
-/// The table. Slots are stored packed as two `u64` words (key, data) so that a new or cleared
-/// table is a zeroed allocation: the operating system hands out zero pages lazily, so creating or
-/// clearing even a large table costs nothing until the search touches it (writing every
-/// `Entry::default()` cost ~140 ms of the first move with Gomocup's 350 MiB limit).
+/// The table, shared by all search threads without locks.
+///
+/// A slot is two atomic words: the entry's data and its key XORed with the data. A reader
+/// accepts a slot only when the key it recovers (first word XOR second word) is the one it
+/// looks for, so a slot torn by two threads writing at once (one thread's key word with the
+/// other's data word) reads as a miss instead of a wrong hit. Single-threaded, a slot holds the
+/// same entry as a plain `(key, data)` pair would, so one thread searches exactly as before.
+///
+/// A new or cleared table is a zeroed allocation: the operating system hands out zero pages
+/// lazily, so creating or clearing even a large table costs nothing until the search touches it
+/// (writing every `Entry::default()` cost ~140 ms of the first move with Gomocup's 350 MiB
+/// limit). An all-zero slot decodes to key 0 with bound [`BOUND_NONE`], which never hits.
 pub struct Tt {
-    slots: Vec<[u64; 2]>,
+    slots: Box<[[AtomicU64; 2]]>,
     mask: usize,
     age: u8,
 }
@@ -35,16 +45,19 @@ pub struct Tt {
 pub const ENTRY_BYTES: u64 = 16;
 
 impl Entry {
+    /// The data word (everything but the key).
+    #[inline]
+    fn data(&self) -> u64 {
+        (self.value as u16 as u64)
+            | (self.mv as u64) << 16
+            | (self.depth as u8 as u64) << 32
+            | (self.bound as u64) << 40
+            | (self.age as u64) << 48
+    }
+
     #[inline]
     fn pack(&self) -> [u64; 2] {
-        [
-            self.key,
-            (self.value as u16 as u64)
-                | (self.mv as u64) << 16
-                | (self.depth as u8 as u64) << 32
-                | (self.bound as u64) << 40
-                | (self.age as u64) << 48,
-        ]
+        [self.key, self.data()]
     }
 
     #[inline]
@@ -60,13 +73,21 @@ impl Entry {
     }
 }
 
+/// `n` zeroed slots, allocated zeroed (lazily paged) rather than written.
+fn zeroed_slots(n: usize) -> Box<[[AtomicU64; 2]]> {
+    let slots = Box::<[[AtomicU64; 2]]>::new_zeroed_slice(n);
+    // SAFETY: an `AtomicU64` has the same in-memory representation as a `u64`, for which all
+    // zero bits are a valid value, so zeroed memory is an initialised `[AtomicU64; 2]`.
+    unsafe { slots.assume_init() }
+}
+
 impl Tt {
     /// A table of at most `bytes` bytes (a power of two of slots; at least 1024 slots).
     pub fn new(bytes: u64) -> Tt {
         let want = (bytes / ENTRY_BYTES).max(1024);
         let slots = 1usize << (63 - want.leading_zeros());
         Tt {
-            slots: vec![[0u64; 2]; slots],
+            slots: zeroed_slots(slots),
             mask: slots - 1,
             age: 0,
         }
@@ -79,7 +100,7 @@ impl Tt {
 
     /// Empties the table by replacing it with a fresh zeroed allocation (cheap, see [`Tt`]).
     pub fn clear(&mut self) {
-        self.slots = vec![[0u64; 2]; self.slots.len()];
+        self.slots = zeroed_slots(self.slots.len());
         self.age = 0;
     }
 
@@ -88,24 +109,34 @@ impl Tt {
         self.age = self.age.wrapping_add(1);
     }
 
+    /// The slot's entry as stored (key recovered from the XOR; a torn slot gives a wrong key).
     #[inline]
-    pub fn probe(&self, key: u64) -> Option<Entry> {
-        let e = Entry::unpack(self.slots[key as usize & self.mask]);
-        (e.key == key && e.bound != BOUND_NONE).then_some(e)
+    fn load(&self, key: u64) -> Entry {
+        let cell = &self.slots[key as usize & self.mask];
+        let data = cell[1].load(Ordering::Relaxed);
+        let keyx = cell[0].load(Ordering::Relaxed);
+        Entry::unpack([keyx ^ data, data])
     }
 
     #[inline]
-    pub fn store(&mut self, key: u64, value: i32, mv: Option<Idx>, depth: i32, bound: u8) {
+    pub fn probe(&self, key: u64) -> Option<Entry> {
+        let e = self.load(key);
+        (e.key == key && e.bound != BOUND_NONE).then_some(e)
+    }
+
+    /// Stores an entry; concurrent stores to one slot may interleave (the slot then reads as a
+    /// miss, see [`Tt`]), never corrupt another slot.
+    #[inline]
+    pub fn store(&self, key: u64, value: i32, mv: Option<Idx>, depth: i32, bound: u8) {
         let age = self.age;
-        let cell = &mut self.slots[key as usize & self.mask];
-        let slot = Entry::unpack(*cell);
+        let slot = self.load(key);
         if slot.key == key || slot.age != age || depth as i8 >= slot.depth || bound == BOUND_EXACT {
             let mv = match mv {
                 Some(m) => m as u16,
                 None if slot.key == key => slot.mv,
                 None => u16::MAX,
             };
-            *cell = Entry {
+            let [k, data] = Entry {
                 key,
                 value: value.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
                 mv,
@@ -114,6 +145,9 @@ impl Tt {
                 age,
             }
             .pack();
+            let cell = &self.slots[key as usize & self.mask];
+            cell[0].store(k ^ data, Ordering::Relaxed);
+            cell[1].store(data, Ordering::Relaxed);
         }
     }
 }
@@ -174,6 +208,7 @@ mod tests {
             );
         }
         let mut tt = Tt::new(1 << 16);
+        assert_eq!(tt.bytes(), 1 << 16);
         assert!(tt.probe(42).is_none());
         tt.store(42, -500, Some(17), 6, BOUND_UPPER);
         let e = tt.probe(42).expect("stored");
@@ -183,5 +218,94 @@ mod tests {
         );
         tt.clear();
         assert!(tt.probe(42).is_none());
+    }
+
+    #[test]
+    fn a_torn_slot_reads_as_a_miss() {
+        // Two keys of one slot; a torn slot holds one store's first word and the other's second.
+        let (ka, kb) = (0x1234_5678_0000_0005u64, 0x9abc_def0_0000_0005u64);
+        let words = |key: u64, value: i32, mv: Idx, depth: i32| {
+            let tt = Tt::new(1024 * ENTRY_BYTES);
+            tt.store(key, value, Some(mv), depth, BOUND_EXACT);
+            let cell = &tt.slots[key as usize & tt.mask];
+            [
+                cell[0].load(Ordering::Relaxed),
+                cell[1].load(Ordering::Relaxed),
+            ]
+        };
+        let (a, b) = (words(ka, 100, 7, 3), words(kb, -250, 9, 5));
+        let tt = Tt::new(1024 * ENTRY_BYTES);
+        for torn in [[a[0], b[1]], [b[0], a[1]]] {
+            let cell = &tt.slots[ka as usize & tt.mask];
+            cell[0].store(torn[0], Ordering::Relaxed);
+            cell[1].store(torn[1], Ordering::Relaxed);
+            assert!(tt.probe(ka).is_none() && tt.probe(kb).is_none());
+        }
+        // Whole slots read back.
+        for (k, w) in [(ka, a), (kb, b)] {
+            let cell = &tt.slots[k as usize & tt.mask];
+            cell[0].store(w[0], Ordering::Relaxed);
+            cell[1].store(w[1], Ordering::Relaxed);
+            assert_eq!(tt.probe(k).map(|e| e.key), Some(k));
+        }
+    }
+
+    /// The entry a test thread stores for `key`: every field follows from the key, so a probe
+    /// that returns fields of another key (a torn slot read as a hit) is caught.
+    fn fields_of(key: u64) -> (i32, Idx, i32, u8) {
+        let value = (key >> 20) as i32 % 20_000 - 10_000;
+        let mv = (key >> 40) as usize % 4096;
+        let depth = (key >> 52) as i32 % 60;
+        let bound = 1 + (key >> 58) as u8 % 3;
+        (value, mv, depth, bound)
+    }
+
+    #[test]
+    fn concurrent_stores_and_probes_never_give_a_false_hit() {
+        use crate::zobrist::SplitMix64;
+        use std::sync::atomic::AtomicU64;
+        const THREADS: u64 = 4;
+        const KEYS: usize = 4096;
+        const ROUNDS: usize = 500;
+        // All keys share 4 slots: every slot is fought over by all threads at once.
+        let tt = Tt::new(1024 * ENTRY_BYTES);
+        let mut rng = SplitMix64(0x005e_ed77);
+        let keys: Vec<u64> = (0..KEYS)
+            .map(|i| (rng.next_u64() & !1023) | (i as u64 % 4))
+            .collect();
+        let hits = AtomicU64::new(0);
+        std::thread::scope(|scope| {
+            for t in 0..THREADS {
+                let (tt, keys, hits) = (&tt, &keys, &hits);
+                scope.spawn(move || {
+                    let mut rng = SplitMix64(t);
+                    for _ in 0..ROUNDS * KEYS / THREADS as usize {
+                        let key = keys[rng.next_u64() as usize % KEYS];
+                        let (value, mv, depth, bound) = fields_of(key);
+                        tt.store(key, value, Some(mv), depth, bound);
+                        let probed = keys[rng.next_u64() as usize % KEYS];
+                        if let Some(e) = tt.probe(probed) {
+                            let (value, mv, depth, bound) = fields_of(probed);
+                            assert_eq!(
+                                (
+                                    e.key,
+                                    e.value as i32,
+                                    e.mv as usize,
+                                    e.depth as i32,
+                                    e.bound
+                                ),
+                                (probed, value, mv, depth, bound),
+                                "a probe returned another key's entry"
+                            );
+                            hits.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        }
+                    }
+                });
+            }
+        });
+        // Every key either reads back whole or misses; some do read back.
+        assert!(hits.into_inner() > 0);
+        let found = keys.iter().filter(|&&k| tt.probe(k).is_some()).count();
+        assert!(found > 0 && found <= 4, "{found}");
     }
 }

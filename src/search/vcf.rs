@@ -7,45 +7,56 @@
 
 use crate::board::fast::{FastBoard, Idx};
 use crate::board::pattern::Threat;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Cache of positions known to have no VCF within some number of attacker moves. A slot holds the
 /// position key with its low 8 bits replaced by the depth, so a new or cleared cache is a zeroed
-/// allocation (free until touched; see `search::tt::Tt`).
+/// allocation (free until touched; see `search::tt::Tt`). Slots are single atomic words, so the
+/// search threads share one cache without locks (a slot is always one thread's whole entry).
 pub struct VcfCache {
-    slots: Vec<u64>,
+    slots: Box<[AtomicU64]>,
     mask: usize,
 }
 
 const DEPTH_BITS: u64 = 0xff;
 
+/// `n` zeroed slots, allocated zeroed (lazily paged) rather than written.
+fn zeroed_slots(n: usize) -> Box<[AtomicU64]> {
+    let slots = Box::<[AtomicU64]>::new_zeroed_slice(n);
+    // SAFETY: an `AtomicU64` has the same in-memory representation as a `u64`, for which all
+    // zero bits are a valid value.
+    unsafe { slots.assume_init() }
+}
+
 impl VcfCache {
     /// A cache with `2^bits` slots.
     pub fn new(bits: u32) -> VcfCache {
         VcfCache {
-            slots: vec![0; 1 << bits],
+            slots: zeroed_slots(1 << bits),
             mask: (1 << bits) - 1,
         }
     }
 
     pub fn clear(&mut self) {
-        self.slots = vec![0; self.slots.len()];
+        self.slots = zeroed_slots(self.slots.len());
     }
 
     #[inline]
     fn known_fail(&self, key: u64, depth: u8) -> bool {
-        let s = self.slots[key as usize & self.mask];
+        let s = self.slots[key as usize & self.mask].load(Ordering::Relaxed);
         s != 0 && (s & !DEPTH_BITS) == (key & !DEPTH_BITS) && (s & DEPTH_BITS) as u8 >= depth
     }
 
     #[inline]
-    fn store_fail(&mut self, key: u64, depth: u8) {
-        self.slots[key as usize & self.mask] = (key & !DEPTH_BITS) | depth as u64;
+    fn store_fail(&self, key: u64, depth: u8) {
+        self.slots[key as usize & self.mask]
+            .store((key & !DEPTH_BITS) | depth as u64, Ordering::Relaxed);
     }
 }
 
 /// The VCF search state for one call.
 pub struct Vcf<'a> {
-    pub cache: &'a mut VcfCache,
+    pub cache: &'a VcfCache,
     pub nodes: u64,
     pub node_limit: u64,
     /// Optional clock: abort once `deadline` passes or the flag is set (checked every 256 nodes;
@@ -106,6 +117,7 @@ impl Vcf<'_> {
             v.into_iter().map(|x| x.0).collect()
         };
         let mut fives = Vec::with_capacity(4);
+        let mut defences = Vec::with_capacity(4);
         for m in moves {
             if !b.is_legal(m) {
                 continue;
@@ -114,26 +126,44 @@ impl Vcf<'_> {
             b.five_points_near(m, me, &mut fives);
             let mut result = None;
             let mut sub = Vec::new();
-            if fives.len() >= 2 && opp_fives == 0 {
-                // Two ways to five: the defender stops one.
-                let d = fives[0];
-                sub.push(d);
-                sub.push(fives[1]);
-                result = Some(3);
-            } else if fives.len() == 1 {
-                let d = fives[0];
-                if !b.is_legal(d) {
-                    // The forced block is a renju foul: the attacker's five cannot be stopped.
+            if !fives.is_empty() {
+                b.five_defences(&fives, &mut defences);
+                defences.retain(|&d| b.is_legal(d));
+                if defences.is_empty() {
+                    // No legal answer stops every five: two ways to five, a block that is a renju
+                    // foul for black, or (caro) no stone that stops or closes the five.
+                    if fives.len() >= 2 {
+                        sub.push(fives[0]);
+                        sub.push(fives[1]);
+                    }
                     result = Some(3);
                 } else {
-                    b.make(d);
-                    let mut rest = Vec::new();
-                    if let Some(n) = self.attack(b, depth - 1, &mut rest) {
-                        sub.push(d);
-                        sub.extend(rest);
-                        result = Some(n + 2);
+                    // Every defence must lose (outside caro there is exactly one).
+                    let mut worst = 0;
+                    for (k, &d) in defences.iter().enumerate() {
+                        b.make(d);
+                        let mut rest = Vec::new();
+                        let r = self.attack(b, depth - 1, &mut rest);
+                        b.unmake();
+                        match r {
+                            Some(n) => {
+                                if k == 0 {
+                                    sub.push(d);
+                                    sub.extend(rest);
+                                }
+                                worst = worst.max(n + 2);
+                            }
+                            None => {
+                                worst = 0;
+                                break;
+                            }
+                        }
                     }
-                    b.unmake();
+                    if worst > 0 {
+                        result = Some(worst);
+                    } else {
+                        sub.clear();
+                    }
                 }
             }
             b.unmake();
