@@ -7,7 +7,7 @@
 use crate::board::fast::FastBoard;
 use crate::board::{BoardError, Game};
 use crate::pos::Pos;
-use crate::search::{self, alphabeta, smp, tt, tt::Tt, vcf::VcfCache};
+use crate::search::{self, alphabeta, smp, tt, tt::Tt, vcf::VcfCache, vct::VctCache};
 use crate::types::{Depth, Rule, Value};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -84,6 +84,7 @@ pub struct Engine {
     threads: usize,
     tt: Option<Tt>,
     vcf_cache: Option<VcfCache>,
+    vct_cache: Option<VctCache>,
 }
 
 impl std::fmt::Debug for Engine {
@@ -104,12 +105,14 @@ impl Default for Engine {
 }
 
 /// Bytes the process needs besides the transposition table (code, pattern tables, stacks, boards,
-/// the VCF cache, allocator slack).
+/// the VCF cache and the VCT caches of 2 x 4 MiB, allocator slack).
 pub const NON_TT_BYTES: u64 = 48 * 1024 * 1024;
 /// Largest transposition table, whatever the memory limit.
 pub const MAX_TT_BYTES: u64 = 1 << 30;
 /// Slots (as a power of two) of the VCF failure cache.
 pub const VCF_CACHE_BITS: u32 = 20;
+/// Slots (as a power of two) of the VCT failure cache (and of its inner VCF cache).
+pub const VCT_CACHE_BITS: u32 = 19;
 /// Most search threads `think` runs (`Limits::threads` is capped here and at the core count).
 pub const MAX_THREADS: usize = 64;
 /// Memory set aside for each helper thread besides the shared tables: its board, killers,
@@ -126,6 +129,7 @@ impl Engine {
             threads: 1,
             tt: None,
             vcf_cache: None,
+            vct_cache: None,
         }
     }
 
@@ -187,6 +191,9 @@ impl Engine {
             t.clear();
         }
         if let Some(c) = self.vcf_cache.as_mut() {
+            c.clear();
+        }
+        if let Some(c) = self.vct_cache.as_mut() {
             c.clear();
         }
     }
@@ -329,6 +336,29 @@ impl Engine {
                 return r;
             }
         }
+        // Step 1b. A forced win by continuous threes and fours, in a bounded share of the time.
+        if exclude.is_empty() && budget.hard_ms > 0 && handicap.strength >= 100 {
+            let vct_cache = self
+                .vct_cache
+                .get_or_insert_with(|| VctCache::new(VCT_CACHE_BITS));
+            let vct_ms = budget.soft_ms.min(budget.hard_ms) / search::ROOT_VCT_TIME_DIVISOR;
+            let ms = s.elapsed_ms().saturating_add(vct_ms).min(budget.hard_ms);
+            let nodes_left = max_nodes.saturating_sub(s.nodes);
+            let (found, vct_nodes) = root_vct(&mut s.b, vct_cache, start, ms, stop, nodes_left);
+            s.nodes += vct_nodes;
+            if let Some((n, line)) = found {
+                let pv = to_pos(&s, &line);
+                let r = done(
+                    pv.first().copied(),
+                    Value::mate_in(n),
+                    n as Depth,
+                    s.nodes,
+                    pv,
+                );
+                on_info(&info_of(&r, n as Depth));
+                return r;
+            }
+        }
         // Step 2. Iterative deepening on this thread, which decides the move and the time, with
         // `threads - 1` helpers searching the same root through the shared tables (Lazy SMP).
         let mut helper_nodes = 0;
@@ -445,6 +475,33 @@ impl Engine {
         let b = self.game.board();
         b.width() * b.height() - b.stone_count()
     }
+}
+
+/// The root VCT (see [`search::vct`]): the side to move's forced win by threes and fours, found
+/// before `start + until_ms` within `max_nodes`: `(plies, line)` if found, and the nodes spent.
+fn root_vct(
+    b: &mut FastBoard,
+    cache: &mut VctCache,
+    start: Instant,
+    until_ms: u64,
+    stop: &AtomicBool,
+    max_nodes: u64,
+) -> (Option<(u32, Vec<usize>)>, u64) {
+    let deadline = start.checked_add(std::time::Duration::from_millis(until_ms.min(1 << 40)));
+    let mut vct = search::vct::Vct::new(
+        cache,
+        search::ROOT_VCT_NODES.min(max_nodes),
+        deadline.map(|d| (d, stop)),
+    );
+    let mut line = Vec::new();
+    let r = vct.solve(
+        b,
+        search::ROOT_VCT_DEPTH,
+        search::ROOT_VCT_THREES,
+        &mut line,
+    );
+    log::debug!("root vct: {:?} in {} nodes", r, vct.nodes);
+    (r.filter(|_| !line.is_empty()).map(|n| (n, line)), vct.nodes)
 }
 
 /// The threads a search runs on: `requested` (0 counts as 1) capped at [`MAX_THREADS`] and the

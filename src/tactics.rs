@@ -17,12 +17,16 @@
 //! * `moves`: the game so far, black first: algebraic (`h8i9j10`), or protocol pairs separated by
 //!   blanks (`7,7 8,8 9,9`, needed beyond column `z`), or `-` for an empty board.
 //! * `kind`: `win` (the side to move has a forced win) or `defend` (the opponent threatens a forced
-//!   win; the side to move must stop it).
+//!   win; the side to move must stop it) or `vct` (the side to move wins by threes and fours, not
+//!   by fours alone).
 //! * `answers`: the correct moves, protocol pairs or algebraic, separated by blanks.
 //!   For `win`: every first move of a VCF (continuous fours) win of at most `plies` plies; for
 //!   wins of [`FULL_WIDTH_MAX_PLIES`] plies the verifier also proves that no other move (a
 //!   double-three, say) wins as fast.
 //!   For `defend`: every move after which the opponent has no VCF within [`DEFEND_BOUND_MOVES`].
+//!   For `vct`: no VCF within [`MAX_VCF_MOVES`], and the answers are every move that wins within
+//!   5 plies against every legal defence (checked full-width: each reply must leave a five or an
+//!   unstoppable four), `plies` must be 5.
 //!   Defend positions are chosen so that the side to move has no five and no four of its own (a
 //!   counter-four would only delay the threat, and the answer set would be ill-defined).
 //! * `plies` (optional, `-` or empty for none): for `win`, plies to the five, both ends included
@@ -86,6 +90,9 @@ pub enum Kind {
     Win,
     /// The opponent threatens a forced win; answers are the moves that stop it.
     Defend,
+    /// The side to move wins by threats (threes and fours) but has no VCF; answers are every
+    /// first move that wins within `plies` (5) against every defence.
+    Vct,
 }
 
 impl fmt::Display for Kind {
@@ -93,6 +100,7 @@ impl fmt::Display for Kind {
         f.write_str(match self {
             Kind::Win => "win",
             Kind::Defend => "defend",
+            Kind::Vct => "vct",
         })
     }
 }
@@ -195,7 +203,8 @@ pub fn parse_entry(line: usize, text: &str) -> Result<Entry, ParseError> {
     let kind = match fields[4] {
         "win" => Kind::Win,
         "defend" => Kind::Defend,
-        other => return Err(err(format!("kind '{other}' is not win or defend"))),
+        "vct" => Kind::Vct,
+        other => return Err(err(format!("kind '{other}' is not win, defend or vct"))),
     };
     let answers: BTreeSet<Pos> = parse_points(fields[5])
         .map_err(|e| err(format!("answers: {e}")))?
@@ -334,7 +343,7 @@ pub fn run_entry(entry: &Entry, time_ms: u64) -> EntryResult {
     let time_ms = start.elapsed().as_millis() as u64;
     let solved = result.best.is_some_and(|b| entry.answers.contains(&b));
     let other_win = !solved
-        && entry.kind == Kind::Win
+        && entry.kind != Kind::Defend
         && result.best.is_some_and(|m| match entry.game() {
             Ok(g) => proven_win_after(g.board(), entry.rule, g.side_to_move(), m),
             Err(_) => false,
@@ -535,6 +544,29 @@ pub fn verify_entry(e: &Entry) -> Result<(), String> {
                 }
             }
         }
+        Kind::Vct => {
+            if e.plies != Some(FULL_WIDTH_MAX_PLIES) {
+                return Err(format!("vct entries state {FULL_WIDTH_MAX_PLIES} plies"));
+            }
+            let mut p = Prover::new(e.rule, me, VERIFY_NODE_LIMIT);
+            if let Some(w) = p
+                .shortest_vcf(b, MAX_VCF_MOVES)
+                .map_err(exhausted("looking for a VCF"))?
+            {
+                return Err(format!(
+                    "a VCF of {} plies exists: not a vct entry",
+                    w.plies()
+                ));
+            }
+            let firsts = wins_within_5_plies(b, e.rule, me)?;
+            if firsts != e.answers {
+                return Err(format!(
+                    "answers {} but the moves winning within 5 plies are {}",
+                    show(&e.answers),
+                    show(&firsts)
+                ));
+            }
+        }
         Kind::Defend => {
             let opp = me.opponent();
             let mine = Prover::new(e.rule, me, 1);
@@ -587,48 +619,69 @@ fn other_win_within_5(
     me: Color,
     except: &[Pos],
 ) -> Result<Option<Pos>, String> {
-    let opp = me.opponent();
-    let legal = |b: &Board, p: Pos, c: Color| {
-        b.is_empty(p)
-            && !(rule == Rule::Renju
-                && c == Color::Black
-                && crate::board::rules::is_forbidden(b, p))
-    };
     let mut p = Prover::new(rule, me, VERIFY_NODE_LIMIT);
     for m in b.empty_cells() {
-        if except.contains(&m) || !legal(b, m, me) {
-            continue;
-        }
-        let mut after = b.clone();
-        after.place(m, me).expect("legal move");
-        if !p.win_points(&after, opp).is_empty() {
-            continue;
-        }
-        let mut replies: Vec<Pos> = after
-            .empty_cells()
-            .filter(|&r| legal(&after, r, opp))
-            .collect();
-        let dist = |r: &Pos| {
-            (r.x as i32 - m.x as i32)
-                .abs()
-                .max((r.y as i32 - m.y as i32).abs())
-        };
-        replies.sort_by_key(|r| (dist(r), r.y, r.x));
-        let mut refuted = false;
-        for r in replies {
-            let still = p
-                .vcf_after_defence(&after, r, 2)
-                .map_err(exhausted("checking moves outside the answers"))?;
-            if still.is_none() {
-                refuted = true;
-                break;
-            }
-        }
-        if !refuted {
+        if !except.contains(&m) && wins_within_5(b, rule, me, m, &mut p)? {
             return Ok(Some(m));
         }
     }
     Ok(None)
+}
+
+/// Every move of `me` on `b` (which has no five for `me`) that wins within 5 plies against every
+/// defence (row-major order): the answers of a `vct` entry.
+pub fn wins_within_5_plies(b: &Board, rule: Rule, me: Color) -> Result<Vec<Pos>, String> {
+    let mut p = Prover::new(rule, me, VERIFY_NODE_LIMIT);
+    let mut out = Vec::new();
+    for m in b.empty_cells() {
+        if wins_within_5(b, rule, me, m, &mut p)? {
+            out.push(m);
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// Whether `me` playing `m` on `b` (which has no five for `me`) wins within 5 plies against
+/// every defence: `m` is legal, leaves the opponent no five, and every legal opponent reply
+/// leaves `me` a five or a four that cannot be stopped (a VCF of two moves: a quiet third move
+/// cannot win by ply 5, since the opponent's stone cannot create winning points). Replies are
+/// tried nearest to `m` first, because a refutation is usually a block next to it.
+fn wins_within_5(b: &Board, rule: Rule, me: Color, m: Pos, p: &mut Prover) -> Result<bool, String> {
+    let opp = me.opponent();
+    let legal = |b: &Board, q: Pos, c: Color| {
+        b.is_empty(q)
+            && !(rule == Rule::Renju
+                && c == Color::Black
+                && crate::board::rules::is_forbidden(b, q))
+    };
+    if !legal(b, m, me) {
+        return Ok(false);
+    }
+    let mut after = b.clone();
+    after.place(m, me).expect("legal move");
+    if !p.win_points(&after, opp).is_empty() {
+        return Ok(false);
+    }
+    let mut replies: Vec<Pos> = after
+        .empty_cells()
+        .filter(|&r| legal(&after, r, opp))
+        .collect();
+    let dist = |r: &Pos| {
+        (r.x as i32 - m.x as i32)
+            .abs()
+            .max((r.y as i32 - m.y as i32).abs())
+    };
+    replies.sort_by_key(|r| (dist(r), r.y, r.x));
+    for r in replies {
+        let still = p
+            .vcf_after_defence(&after, r, 2)
+            .map_err(exhausted("checking wins within 5 plies"))?;
+        if still.is_none() {
+            return Ok(false);
+        }
+    }
+    Ok(true)
 }
 
 /// Node budget for proving that an engine move outside the answers still wins.
@@ -793,6 +846,37 @@ mod tests {
             g.side_to_move(),
             Pos::new(4, 8)
         ));
+    }
+
+    #[test]
+    fn vct_entries_are_checked_full_width() {
+        // Black's open twos 5,7 6,7 and 7,5 7,6: 7,7 (the double three) wins within 5 plies.
+        let moves = "h6a15h7c15f8a13g8o1";
+        let ok = format!("v | freestyle | 15x15 | {moves} | vct | 7,7 | 5");
+        let e = parse_entry(1, &ok).unwrap();
+        assert_eq!(e.kind, Kind::Vct);
+        verify_entry(&e).unwrap();
+        // A missing or extra answer, a wrong length, a VCF position, and renju's foul are caught.
+        for (bad, what) in [
+            (
+                format!("v | freestyle | 15x15 | {moves} | vct | 7,7 8,7 | 5"),
+                "answers",
+            ),
+            (
+                format!("v | freestyle | 15x15 | {moves} | vct | 7,7 | 7"),
+                "5 plies",
+            ),
+            (
+                "v | freestyle | 15x15 | h8a1i8a3j8a5 | vct | 6,7 | 5".to_string(),
+                "VCF",
+            ),
+        ] {
+            let err = verify_entry(&parse_entry(1, &bad).unwrap()).unwrap_err();
+            assert!(err.contains(what), "{bad}: {err}");
+        }
+        let renju = format!("v | renju | 15x15 | {moves} | vct | 7,7 | 5");
+        let err = verify_entry(&parse_entry(1, &renju).unwrap()).unwrap_err();
+        assert!(err.contains("answers"), "{err}");
     }
 
     #[test]

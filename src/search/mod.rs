@@ -8,6 +8,7 @@ pub mod smp;
 pub mod time;
 pub mod tt;
 pub mod vcf;
+pub mod vct;
 
 use crate::board::fast::Idx;
 use crate::types::Depth;
@@ -17,6 +18,14 @@ use crate::zobrist::SplitMix64;
 pub const ROOT_VCF_DEPTH: u32 = 30;
 /// Node cap of the root VCF.
 pub const ROOT_VCF_NODES: u64 = 200_000;
+/// Attacker moves (fours and threes) the root VCT may use.
+pub const ROOT_VCT_DEPTH: u32 = 16;
+/// Threes the root VCT may use (it deepens on threes: 1, 2, ...).
+pub const ROOT_VCT_THREES: u32 = 3;
+/// Node cap of the root VCT.
+pub const ROOT_VCT_NODES: u64 = 200_000;
+/// The root VCT gets at most this fraction (1/n) of the soft time budget.
+pub const ROOT_VCT_TIME_DIVISOR: u64 = 8;
 /// Node cap of each opponent-VCF check of the root safety step.
 pub const SAFETY_VCF_NODES: u64 = 20_000;
 /// Root moves the safety step tries instead of a best move that allows an opponent VCF.

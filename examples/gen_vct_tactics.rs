@@ -1,0 +1,138 @@
+//! Generates `vct` entries for the tactical suites (`suites/*.txt`): positions where the side to
+//! move has no VCF but wins within 5 plies by a three (a double three, a three that leaves only
+//! losing defences, ...).
+//!
+//! `cargo run --release --example gen_vct_tactics -- RULE WxH SEED GAMES [PREFIX [MAX]]`
+//!
+//! Plays `GAMES` randomised games (the greedy baseline player mixed with random moves near the
+//! stones, seeded by `SEED`, which is printed). The engine's VCT solver proposes positions (a
+//! VCT win of 5 plies); the slow full-width check on the rules oracle
+//! (`tactics::wins_within_5_plies`) gives the answers, and `tactics::verify_entry` checks the
+//! line before it is printed. At most one entry per game, at most `MAX` (default 10) in all.
+
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use rensa::board::fast::FastBoard;
+use rensa::pos::to_algebraic;
+use rensa::search::greedy;
+use rensa::search::vct::{Vct, VctCache};
+use rensa::tactics::prover::Prover;
+use rensa::tactics::{self, Entry, Kind};
+use rensa::{Color, Game, Pos, Rule};
+
+fn random_near(rng: &mut StdRng, g: &Game) -> Option<Pos> {
+    let b = g.board();
+    let near: Vec<Pos> = b
+        .empty_cells()
+        .filter(|p| {
+            (-2..=2).any(|dy: i32| {
+                (-2..=2).any(|dx: i32| {
+                    matches!(
+                        b.cell(p.x as i32 + dx, p.y as i32 + dy),
+                        rensa::board::Cell::Stone(_)
+                    )
+                })
+            })
+        })
+        .filter(|&p| !g.is_forbidden(p) || g.side_to_move() == Color::White)
+        .collect();
+    if near.is_empty() {
+        return None;
+    }
+    Some(near[rng.gen_range(0..near.len())])
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.len() < 4 {
+        eprintln!("usage: gen_vct_tactics RULE WxH SEED GAMES [PREFIX [MAX]]");
+        std::process::exit(2);
+    }
+    let rule = Rule::parse(&args[0]).expect("rule");
+    let (w, h) = args[1]
+        .split_once('x')
+        .map(|(a, b)| (a.parse().unwrap(), b.parse().unwrap()))
+        .expect("WxH");
+    let seed: u64 = args[2].parse().expect("seed");
+    let games: usize = args[3].parse().expect("games");
+    let prefix = args.get(4).cloned().unwrap_or_else(|| rule.name().into());
+    let max: usize = args.get(5).map_or(10, |a| a.parse().expect("max"));
+    println!("# gen_vct_tactics {rule} {w}x{h} seed {seed} games {games}");
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut cache = VctCache::new(18);
+    let mut count = 0;
+    'games: for game_no in 0..games {
+        let mut g = Game::new(w, h, rule).unwrap();
+        let greedy_share = rng.gen_range(0.0..0.5);
+        while !g.is_over() && g.moves().len() < w * h / 2 {
+            let ply = g.moves().len();
+            let me = g.side_to_move();
+            let probe = Prover::new(rule, me, 1);
+            let b = g.board().clone();
+            let quiet = probe.win_points(&b, me).is_empty()
+                && probe.win_points(&b, me.opponent()).is_empty();
+            if ply >= 8 && quiet {
+                let mut fb = FastBoard::from_game(&g);
+                let mut vct = Vct::new(&mut cache, 50_000, None);
+                let mut line = Vec::new();
+                if vct.solve(&mut fb, 3, 1, &mut line) == Some(5) {
+                    if let Ok(answers) = tactics::wins_within_5_plies(&b, rule, me) {
+                        if !answers.is_empty() && answers.len() <= 6 {
+                            let e = Entry {
+                                id: format!("{prefix}-{seed}-{game_no}-{ply}"),
+                                rule,
+                                width: w,
+                                height: h,
+                                moves: g.moves().to_vec(),
+                                kind: Kind::Vct,
+                                answers,
+                                plies: Some(5),
+                                comment: format!(
+                                    "{me} wins by a three within 5 plies, no VCF (generated \
+                                     {prefix}-{seed}-{game_no}-{ply})"
+                                ),
+                            };
+                            match tactics::verify_entry(&e) {
+                                Ok(()) => {
+                                    print_entry(&e);
+                                    count += 1;
+                                    if count >= max {
+                                        break 'games;
+                                    }
+                                    continue 'games;
+                                }
+                                Err(err) => eprintln!("rejected {}: {err}", e.id),
+                            }
+                        }
+                    }
+                }
+            }
+            let m = if rng.gen_bool(greedy_share) {
+                greedy::best_move(&g)
+            } else {
+                random_near(&mut rng, &g).or_else(|| greedy::best_move(&g))
+            };
+            let Some(m) = m else { break };
+            if g.play(m).is_err() {
+                break;
+            }
+        }
+    }
+    eprintln!("{count} entries");
+}
+
+fn print_entry(e: &Entry) {
+    let answers: Vec<String> = e.answers.iter().map(|p| p.to_string()).collect();
+    println!(
+        "{} | {} | {}x{} | {} | {} | {} | {} | {}",
+        e.id,
+        e.rule,
+        e.width,
+        e.height,
+        to_algebraic(&e.moves).unwrap_or_default(),
+        e.kind,
+        answers.join(" "),
+        e.plies.map_or("-".into(), |p| p.to_string()),
+        e.comment
+    );
+}
