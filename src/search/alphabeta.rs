@@ -301,10 +301,13 @@ impl<'a> Searcher<'a> {
         if self.b.rule() != Rule::Renju || c == Color::White {
             return true;
         }
-        let cells: Vec<Idx> = self.b.cells_with(c, t).collect();
-        cells
-            .into_iter()
-            .any(|i| self.b.threat(i, c) == t && !self.b.is_forbidden(i))
+        // `cells_with` by hand: its iterator would borrow the board that `is_forbidden` changes.
+        for i in self.b.area(4) {
+            if self.b.is_empty(i) && self.b.threat(i, c) == t && !self.b.is_forbidden(i) {
+                return true;
+            }
+        }
+        false
     }
 
     fn search(&mut self, depth: i32, mut alpha: i32, mut beta: i32, ply: usize) -> i32 {
@@ -542,9 +545,12 @@ impl<'a> Searcher<'a> {
         let renju_black = self.b.rule() == Rule::Renju && me == Color::Black;
         // Step 1. The opponent threatens five: block (every block, if several).
         if opp_fives > 0 {
-            let blocks: Vec<Idx> = self.b.cells_with(opp, Threat::Five).collect();
-            for i in blocks {
-                if !renju_black || !self.b.is_forbidden(i) {
+            // `cells_with(opp, Five)` by hand (no borrow held across `is_forbidden`).
+            for i in self.b.area(4) {
+                if self.b.is_empty(i)
+                    && self.b.is_five(i, opp)
+                    && (!renju_black || !self.b.is_forbidden(i))
+                {
                     out.push((i, 0));
                 }
             }
@@ -553,13 +559,11 @@ impl<'a> Searcher<'a> {
         // Step 2. The opponent can make a straight four: defend, or counter with a four.
         let must_defend = self.b.count(opp, Threat::Flex4) > 0;
         let killers = self.killers[ply];
-        let cells: Vec<Idx> = if self.b.ply() == 0 {
-            self.b.area(0).collect()
-        } else {
-            self.b.area(2).filter(|&i| self.b.is_near(i)).collect()
-        };
-        for i in cells {
-            if !self.b.is_empty(i) {
+        // On the empty board only the centre; else the empty cells near a stone. The area
+        // iterator holds no borrow of the board, so nothing is collected.
+        let first = self.b.ply() == 0;
+        for i in self.b.area(if first { 0 } else { 2 }) {
+            if !self.b.is_empty(i) || !(first || self.b.is_near(i)) {
                 continue;
             }
             let tm = self.b.threat(i, me);
