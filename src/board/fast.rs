@@ -12,7 +12,8 @@
 //! this board. The slow oracle [`super::rules`] is the reference; tests compare the two.
 
 use super::pattern::{
-    self, swap_colors, ComboTable, Pattern, Sem, Threat, CLASS_MASK, DOUBLE_FOUR, OVERLINE,
+    self, swap_colors, ComboTable, Pattern, Sem, Threat, CLASS_MASK, DOUBLE_FOUR, KEY_MASK,
+    OVERLINE, TABLE_LEN,
 };
 use super::{BoardError, Game};
 use crate::pos::{Pos, MAX_SIDE, MIN_SIDE};
@@ -46,7 +47,8 @@ pub struct FastBoard {
     height: usize,
     stride: usize,
     rule: Rule,
-    tables: [&'static [u8]; 2],
+    /// The pattern tables of black and white (fixed length: a masked key needs no bounds check).
+    tables: [&'static [u8; TABLE_LEN]; 2],
     combo: &'static ComboTable,
     /// Index offsets of the four directions: (1,0), (0,1), (1,1), (-1,1).
     pub dirs: [isize; 4],
@@ -54,8 +56,7 @@ pub struct FastBoard {
     keys: Vec<[u32; 4]>,
     /// Per cell: patterns, threat and score (see [`CellState`]).
     state: Vec<CellState>,
-    score_sum: [i32; 2],
-    threat_count: [[u32; 10]; 2],
+    totals: Totals,
     /// Number of stones within the 5x5 square around each cell.
     near: Vec<u8>,
     hash: u64,
@@ -79,12 +80,21 @@ struct CellState {
     score: [i16; 2],
 }
 
-/// What `unmake` needs: the move, the bounding box before it and the undo-log length before it.
+/// Sums over the empty cells, per colour: cell scores, and cells per threat (indexed by the
+/// threat's value; slots 10..16 stay zero and let a masked index need no bounds check).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Totals {
+    score_sum: [i32; 2],
+    threat_count: [[u16; 16]; 2],
+}
+
+/// What `unmake` needs: the move, and the bounding box, totals and undo-log length before it.
 #[derive(Clone, Copy, Debug)]
 struct Undo {
     idx: Idx,
     bbox: Bbox,
     log_mark: usize,
+    totals: Totals,
 }
 
 /// The combo-table index of four pattern bytes: their classes as nibbles, direction `d` at bits
@@ -155,17 +165,20 @@ impl FastBoard {
             height,
             stride,
             rule,
-            tables: [
-                pattern::table(Sem::of(rule, Color::Black)),
-                pattern::table(Sem::of(rule, Color::White)),
-            ],
+            tables: [Color::Black, Color::White].map(|c| {
+                pattern::table(Sem::of(rule, c))
+                    .try_into()
+                    .expect("a pattern table has an entry per key")
+            }),
             combo: pattern::combo(),
             dirs: [1, s, s + 1, s - 1],
             cells: vec![WALL; total],
             keys: vec![[0; 4]; total],
             state: vec![CellState::default(); total],
-            score_sum: [0; 2],
-            threat_count: [[0; 10]; 2],
+            totals: Totals {
+                score_sum: [0; 2],
+                threat_count: [[0; 16]; 2],
+            },
             near: vec![0; total],
             hash: 0,
             history: Vec::with_capacity(width * height),
@@ -173,9 +186,8 @@ impl FastBoard {
             bbox: EMPTY_BBOX,
         };
         // Every cell starts in the `None` bucket; occupied cells stay there.
-        b.threat_count = [[0; 10]; 2];
-        b.threat_count[0][0] = (width * height) as u32;
-        b.threat_count[1][0] = (width * height) as u32;
+        b.totals.threat_count[0][0] = (width * height) as u16;
+        b.totals.threat_count[1][0] = (width * height) as u16;
         for y in 0..height {
             for x in 0..width {
                 let i = b.idx(Pos::new(x as u8, y as u8));
@@ -308,13 +320,13 @@ impl FastBoard {
     /// Sum of cell scores of `c` over all empty cells.
     #[inline]
     pub fn score_sum(&self, c: Color) -> i32 {
-        self.score_sum[c.index()]
+        self.totals.score_sum[c.index()]
     }
 
     /// Number of empty cells where `c` has exactly threat `t`.
     #[inline]
     pub fn count(&self, c: Color, t: Threat) -> u32 {
-        self.threat_count[c.index()][t as usize]
+        self.totals.threat_count[c.index()][t as usize] as u32
     }
 
     /// Every on-board cell index within `margin` of the stones' bounding box (row by row).
@@ -362,6 +374,7 @@ impl FastBoard {
             idx: i,
             bbox: self.bbox,
             log_mark: self.log.len(),
+            totals: self.totals,
         });
         let p = self.pos(i);
         let (x, y) = (p.x as i32, p.y as i32);
@@ -381,6 +394,7 @@ impl FastBoard {
     pub fn unmake(&mut self) -> Option<Idx> {
         let u = self.history.pop()?;
         self.take(u.idx, u.log_mark);
+        self.totals = u.totals;
         self.bbox = u.bbox;
         self.hash ^= zobrist::keys().side;
         self.adjust_near(u.idx, -1);
@@ -437,7 +451,8 @@ impl FastBoard {
 
     /// Removes the stone at `i` that the [`FastBoard::put`] called at log length `log_mark`
     /// placed (no history, no side change): the keys are flipped back and the logged cell states
-    /// restored, so no table lookups are needed.
+    /// restored, so no table lookups are needed. The caller restores the totals it saved before
+    /// the put.
     fn take(&mut self, i: Idx, log_mark: usize) {
         let v = self.cells[i];
         let c = if v == BLACK {
@@ -456,12 +471,11 @@ impl FastBoard {
                 self.keys[q][d] ^= (v as u32) << pattern::shift(k);
             }
         }
-        while self.log.len() > log_mark {
-            let Some((q, old)) = self.log.pop() else {
-                break;
-            };
-            self.set_combo(q as usize, old);
+        // The totals are the caller's to restore (saved before the put).
+        for &(q, old) in self.log[log_mark..].iter().rev() {
+            self.state[q as usize] = old;
         }
+        self.log.truncate(log_mark);
     }
 
     /// Recomputes the patterns of the empty cell `i` along `d` from its key (logging the old
@@ -472,9 +486,9 @@ impl FastBoard {
     /// (failed store forwarding), which cost more than the lookups saved.
     #[inline]
     fn refresh_dir(&mut self, i: Idx, d: usize) {
-        let key = self.keys[i][d];
+        let key = self.keys[i][d] & KEY_MASK;
         let b = self.tables[0][key as usize];
-        let w = self.tables[1][swap_colors(key) as usize];
+        let w = self.tables[1][swap_colors(key) as usize & (TABLE_LEN - 1)];
         let st = &mut self.state[i];
         let (old_b, old_w) = (st.pats[0][d], st.pats[1][d]);
         if old_b == b && old_w == w {
@@ -495,11 +509,12 @@ impl FastBoard {
             let (t, sc) = (ComboTable::threat_of(e), ComboTable::score_of(e));
             let old_t = st.threat[c];
             if old_t != t {
-                self.threat_count[c][old_t as usize] -= 1;
-                self.threat_count[c][t as usize] += 1;
+                let count = &mut self.totals.threat_count[c];
+                count[(old_t & 15) as usize] -= 1;
+                count[(t & 15) as usize] += 1;
                 st.threat[c] = t;
             }
-            self.score_sum[c] += sc as i32 - st.score[c] as i32;
+            self.totals.score_sum[c] += sc as i32 - st.score[c] as i32;
             st.score[c] = sc;
         }
     }
@@ -511,10 +526,11 @@ impl FastBoard {
         for c in 0..2 {
             let (old_t, t) = (st.threat[c], new.threat[c]);
             if old_t != t {
-                self.threat_count[c][old_t as usize] -= 1;
-                self.threat_count[c][t as usize] += 1;
+                let count = &mut self.totals.threat_count[c];
+                count[(old_t & 15) as usize] -= 1;
+                count[(t & 15) as usize] += 1;
             }
-            self.score_sum[c] += new.score[c] as i32 - st.score[c] as i32;
+            self.totals.score_sum[c] += new.score[c] as i32 - st.score[c] as i32;
         }
         *st = new;
     }
@@ -599,7 +615,7 @@ impl FastBoard {
     /// Full self-check: every incremental field against recomputation from the cells.
     pub fn is_consistent(&self) -> bool {
         let mut sums = [0i32; 2];
-        let mut counts = [[0u32; 10]; 2];
+        let mut counts = [[0u16; 16]; 2];
         let mut hash = if self.history.len() % 2 == 1 {
             zobrist::keys().side
         } else {
@@ -622,7 +638,7 @@ impl FastBoard {
                 counts[c][self.state[i].threat[c] as usize] += 1;
             }
         }
-        sums == self.score_sum && counts == self.threat_count && hash == self.hash
+        sums == self.totals.score_sum && counts == self.totals.threat_count && hash == self.hash
     }
 
     // ---- Rules ----
@@ -694,7 +710,7 @@ impl FastBoard {
         if cand.len() < 2 {
             return true;
         }
-        let mark = self.log.len();
+        let (mark, totals) = (self.log.len(), self.totals);
         self.put(i, Color::Black);
         let mut threes = 0;
         for &d in &cand {
@@ -706,6 +722,7 @@ impl FastBoard {
             }
         }
         self.take(i, mark);
+        self.totals = totals;
         threes < 2
     }
 
@@ -865,7 +882,7 @@ mod tests {
             }
             let fresh = FastBoard::new(w, h, rule).unwrap();
             assert_eq!(fb.hash(), fresh.hash());
-            assert_eq!(fb.score_sum, fresh.score_sum);
+            assert_eq!(fb.totals, fresh.totals);
         }
         assert!(
             checked_forbidden > 10,
@@ -879,8 +896,7 @@ mod tests {
             b.cells.clone(),
             b.keys.clone(),
             b.state.clone(),
-            b.score_sum,
-            b.threat_count,
+            b.totals,
             b.near.clone(),
             b.hash,
             b.bbox,

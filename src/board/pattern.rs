@@ -319,10 +319,15 @@ static TABLES: [OnceLock<Box<[u8]>>; 5] = [
     OnceLock::new(),
 ];
 
-/// The pattern table of `sem` (built on first use, then shared).
+/// The pattern table of `sem` (built on first use, then shared; [`TABLE_LEN`] entries).
 pub fn table(sem: Sem) -> &'static [u8] {
     TABLES[sem.index()].get_or_init(|| build(sem))
 }
+
+/// Entries of a table indexed by a line key.
+pub const TABLE_LEN: usize = 1 << KEY_BITS;
+/// The bits of a line key (masking with it lets a table index need no bounds check).
+pub const KEY_MASK: u32 = (1 << KEY_BITS) - 1;
 
 /// What playing a cell does for one colour, all four lines together, ordered by strength.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -417,7 +422,8 @@ fn combine(p: [Pattern; 4]) -> (Threat, i32) {
 /// Each entry packs the [`Threat`] in bits 16.. and the (non-negative) score in bits 0..16, so one
 /// lookup gives both.
 pub struct ComboTable {
-    pub entry: Box<[u32]>,
+    /// Indexed by the packed classes (a `u16`, so any index is in bounds).
+    pub entry: Box<[u32; 1 << 16]>,
 }
 
 impl ComboTable {
@@ -436,7 +442,10 @@ impl ComboTable {
 pub fn combo() -> &'static ComboTable {
     static COMBO: OnceLock<ComboTable> = OnceLock::new();
     COMBO.get_or_init(|| {
-        let mut entry = vec![0u32; 1 << 16].into_boxed_slice();
+        let mut entry: Box<[u32; 1 << 16]> = vec![0u32; 1 << 16]
+            .into_boxed_slice()
+            .try_into()
+            .expect("2^16 entries");
         for (i, e) in entry.iter_mut().enumerate() {
             let p = [0, 4, 8, 12].map(|s| Pattern::ALL[((i >> s) & 15).min(9)]);
             let (t, s) = combine(p);
