@@ -299,6 +299,13 @@ impl FastBoard {
         self.hash
     }
 
+    /// The hash after the side to move plays the empty cell `i` (for prefetching).
+    #[inline]
+    pub fn hash_after(&self, i: Idx) -> u64 {
+        let k = zobrist::keys();
+        self.hash ^ k.stone[self.side_to_move().index()][i] ^ k.side
+    }
+
     /// What `c` playing the empty cell `i` makes (all four lines together).
     #[inline]
     pub fn threat(&self, i: Idx, c: Color) -> Threat {
@@ -484,7 +491,7 @@ impl FastBoard {
     /// Fields are updated one by one, each with its own width (the packed classes as a `u16`, not
     /// re-read from the pattern bytes): a wide load of freshly stored narrow fields stalls the CPU
     /// (failed store forwarding), which cost more than the lookups saved.
-    #[inline]
+    #[inline(always)]
     fn refresh_dir(&mut self, i: Idx, d: usize) {
         let key = self.keys[i][d] & KEY_MASK;
         let b = self.tables[0][key as usize];
@@ -944,7 +951,9 @@ mod tests {
                         assert_eq!(snapshot(&fb), s, "foul tests changed the board");
                     }
                     before.push(snapshot(&fb));
+                    let predicted = fb.hash_after(i);
                     fb.make(i);
+                    assert_eq!(fb.hash(), predicted, "hash_after");
                 }
                 assert!(fb.is_consistent(), "seed {seed} game {game_no} step {step}");
             }

@@ -356,22 +356,22 @@ pub enum Threat {
 }
 
 impl Threat {
-    const ALL: [Threat; 10] = [
-        Threat::None,
-        Threat::Low,
-        Threat::Two2,
-        Threat::Three2,
-        Threat::Flex3,
-        Threat::Three3,
-        Threat::Block4,
-        Threat::Four3,
-        Threat::Flex4,
-        Threat::Five,
-    ];
-
+    /// The threat of value `v` (values above 9 read as `Five`; boards store only 0..=9). A
+    /// `match` rather than an indexed table: no bounds check on the hot path.
     #[inline]
     pub fn from_u8(v: u8) -> Threat {
-        Threat::ALL[v as usize]
+        match v {
+            0 => Threat::None,
+            1 => Threat::Low,
+            2 => Threat::Two2,
+            3 => Threat::Three2,
+            4 => Threat::Flex3,
+            5 => Threat::Three3,
+            6 => Threat::Block4,
+            7 => Threat::Four3,
+            8 => Threat::Flex4,
+            _ => Threat::Five,
+        }
     }
 }
 
@@ -523,6 +523,14 @@ mod tests {
         assert_eq!(pat(Sem::Caro9, "#XX?XXO").0, Pattern::Five);
         assert_eq!(pat(Sem::Caro8, "...OXXX?XXO....").0, Pattern::Five);
         assert_ne!(pat(Sem::Caro9, "...OXXX?XXO....").0, Pattern::Five);
+    }
+
+    #[test]
+    fn threat_from_u8_inverts_the_discriminant() {
+        for v in 0..=9u8 {
+            assert_eq!(Threat::from_u8(v) as u8, v);
+        }
+        assert_eq!(Threat::from_u8(200), Threat::Five);
     }
 
     #[test]

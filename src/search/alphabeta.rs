@@ -430,6 +430,7 @@ impl<'a> Searcher<'a> {
             let tm = self.b.threat(m, me);
             let to = self.b.threat(m, opp);
             let new_depth = if forced { depth } else { depth - 1 };
+            self.tt.prefetch(self.b.hash_after(m));
             self.b.make(m);
             let v = if searched == 0 {
                 -self.search(new_depth, -beta, -alpha, ply + 1)
