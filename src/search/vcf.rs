@@ -106,19 +106,21 @@ impl Vcf<'_> {
             v.into_iter().map(|x| x.0).collect()
         };
         let mut fives = Vec::with_capacity(4);
+        // The winning line is built in place: a failed try truncates it back to `mark` (a deeper
+        // call that fails leaves `line` as it found it).
+        let mark = line.len();
         for m in moves {
             if !b.is_legal(m) {
                 continue;
             }
             b.make(m);
             b.five_points_near(m, me, &mut fives);
+            line.push(m);
             let mut result = None;
-            let mut sub = Vec::new();
             if fives.len() >= 2 && opp_fives == 0 {
                 // Two ways to five: the defender stops one.
-                let d = fives[0];
-                sub.push(d);
-                sub.push(fives[1]);
+                line.push(fives[0]);
+                line.push(fives[1]);
                 result = Some(3);
             } else if fives.len() == 1 {
                 let d = fives[0];
@@ -127,10 +129,8 @@ impl Vcf<'_> {
                     result = Some(3);
                 } else {
                     b.make(d);
-                    let mut rest = Vec::new();
-                    if let Some(n) = self.attack(b, depth - 1, &mut rest) {
-                        sub.push(d);
-                        sub.extend(rest);
+                    line.push(d);
+                    if let Some(n) = self.attack(b, depth - 1, line) {
                         result = Some(n + 2);
                     }
                     b.unmake();
@@ -138,10 +138,9 @@ impl Vcf<'_> {
             }
             b.unmake();
             if let Some(n) = result {
-                line.push(m);
-                line.extend(sub);
                 return Some(n);
             }
+            line.truncate(mark);
             if self.nodes > self.node_limit {
                 return None;
             }
