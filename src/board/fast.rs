@@ -12,7 +12,8 @@
 //! this board. The slow oracle [`super::rules`] is the reference; tests compare the two.
 
 use super::pattern::{
-    self, swap_colors, ComboTable, Pattern, Sem, Threat, CLASS_MASK, DOUBLE_FOUR, OVERLINE,
+    self, swap_colors, ComboTable, Pattern, Sem, Threat, CLASS_MASK, DOUBLE_FOUR, KEY_MASK,
+    OVERLINE, TABLE_LEN,
 };
 use super::{BoardError, Game};
 use crate::pos::{Pos, MAX_SIDE, MIN_SIDE};
@@ -46,25 +47,63 @@ pub struct FastBoard {
     height: usize,
     stride: usize,
     rule: Rule,
-    tables: [&'static [u8]; 2],
+    /// The pattern tables of black and white (fixed length: a masked key needs no bounds check).
+    tables: [&'static [u8; TABLE_LEN]; 2],
     combo: &'static ComboTable,
     /// Index offsets of the four directions: (1,0), (0,1), (1,1), (-1,1).
     pub dirs: [isize; 4],
     cells: Vec<u8>,
     keys: Vec<[u32; 4]>,
-    /// Per cell, per colour, per direction: pattern byte (class and flags).
-    pats: Vec<[[u8; 4]; 2]>,
-    /// Per cell, per colour: the four pattern classes packed as nibbles (the combo-table index).
-    packed: Vec<[u16; 2]>,
-    threat: Vec<[u8; 2]>,
-    score: Vec<[i16; 2]>,
-    score_sum: [i32; 2],
-    threat_count: [[u32; 10]; 2],
+    /// Per cell: patterns, threat and score (see [`CellState`]).
+    state: Vec<CellState>,
+    totals: Totals,
     /// Number of stones within the 5x5 square around each cell.
     near: Vec<u8>,
     hash: u64,
-    history: Vec<(Idx, Bbox)>,
+    history: Vec<Undo>,
+    /// Cell states overwritten since the first move, newest last: undo restores them instead of
+    /// recomputing (see [`FastBoard::put`]).
+    log: Vec<(u32, CellState)>,
     bbox: Bbox,
+}
+
+/// What a cell knows about itself, per colour. For an empty cell: the pattern byte (class and
+/// flags) of each direction, the combined threat and the move-ordering / evaluation score. An
+/// occupied cell has threat 0 and score 0; its patterns are those it had when it was filled (they
+/// are not maintained while it is occupied and come back with the undo log).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct CellState {
+    pats: [[u8; 4]; 2],
+    /// The four pattern classes of `pats[c]` as nibbles (the combo-table index).
+    packed: [u16; 2],
+    threat: [u8; 2],
+    score: [i16; 2],
+}
+
+/// Sums over the empty cells, per colour: cell scores, and cells per threat (indexed by the
+/// threat's value; slots 10..16 stay zero and let a masked index need no bounds check).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Totals {
+    score_sum: [i32; 2],
+    threat_count: [[u16; 16]; 2],
+}
+
+/// What `unmake` needs: the move, and the bounding box, totals and undo-log length before it.
+#[derive(Clone, Copy, Debug)]
+struct Undo {
+    idx: Idx,
+    bbox: Bbox,
+    log_mark: usize,
+    totals: Totals,
+}
+
+/// The combo-table index of four pattern bytes: their classes as nibbles, direction `d` at bits
+/// `4d..4d+4`.
+#[inline]
+fn combo_index(p: [u8; 4]) -> usize {
+    let x = u32::from_le_bytes(p) & 0x0f0f_0f0f;
+    let y = x | (x >> 4);
+    ((y & 0xff) | ((y >> 8) & 0xff00)) as usize
 }
 
 /// Row-by-row iterator over a rectangle of padded cell indices (see [`FastBoard::area`]).
@@ -126,29 +165,29 @@ impl FastBoard {
             height,
             stride,
             rule,
-            tables: [
-                pattern::table(Sem::of(rule, Color::Black)),
-                pattern::table(Sem::of(rule, Color::White)),
-            ],
+            tables: [Color::Black, Color::White].map(|c| {
+                pattern::table(Sem::of(rule, c))
+                    .try_into()
+                    .expect("a pattern table has an entry per key")
+            }),
             combo: pattern::combo(),
             dirs: [1, s, s + 1, s - 1],
             cells: vec![WALL; total],
             keys: vec![[0; 4]; total],
-            pats: vec![[[0; 4]; 2]; total],
-            packed: vec![[0; 2]; total],
-            threat: vec![[0; 2]; total],
-            score: vec![[0; 2]; total],
-            score_sum: [0; 2],
-            threat_count: [[0; 10]; 2],
+            state: vec![CellState::default(); total],
+            totals: Totals {
+                score_sum: [0; 2],
+                threat_count: [[0; 16]; 2],
+            },
             near: vec![0; total],
             hash: 0,
             history: Vec::with_capacity(width * height),
+            log: Vec::new(),
             bbox: EMPTY_BBOX,
         };
         // Every cell starts in the `None` bucket; occupied cells stay there.
-        b.threat_count = [[0; 10]; 2];
-        b.threat_count[0][0] = (width * height) as u32;
-        b.threat_count[1][0] = (width * height) as u32;
+        b.totals.threat_count[0][0] = (width * height) as u16;
+        b.totals.threat_count[1][0] = (width * height) as u16;
         for y in 0..height {
             for x in 0..width {
                 let i = b.idx(Pos::new(x as u8, y as u8));
@@ -163,10 +202,23 @@ impl FastBoard {
         for y in 0..height {
             for x in 0..width {
                 let i = b.idx(Pos::new(x as u8, y as u8));
-                for d in 0..4 {
-                    b.refresh_dir(i, d);
-                }
-                b.refresh_combo(i);
+                let (_, pats, threat, score) = b.expected_cell(i);
+                let packed = [0, 1].map(|c| combo_index(pats[c]) as u16);
+                b.state[i] = CellState {
+                    pats,
+                    packed,
+                    threat: [0; 2],
+                    score: [0; 2],
+                };
+                b.set_combo(
+                    i,
+                    CellState {
+                        pats,
+                        packed,
+                        threat,
+                        score,
+                    },
+                );
             }
         }
         Ok(b)
@@ -238,7 +290,7 @@ impl FastBoard {
     }
 
     pub fn last_move(&self) -> Option<Idx> {
-        self.history.last().map(|h| h.0)
+        self.history.last().map(|h| h.idx)
     }
 
     /// Zobrist hash of the stones and the side to move.
@@ -247,34 +299,41 @@ impl FastBoard {
         self.hash
     }
 
+    /// The hash after the side to move plays the empty cell `i` (for prefetching).
+    #[inline]
+    pub fn hash_after(&self, i: Idx) -> u64 {
+        let k = zobrist::keys();
+        self.hash ^ k.stone[self.side_to_move().index()][i] ^ k.side
+    }
+
     /// What `c` playing the empty cell `i` makes (all four lines together).
     #[inline]
     pub fn threat(&self, i: Idx, c: Color) -> Threat {
-        Threat::from_u8(self.threat[i][c.index()])
+        Threat::from_u8(self.state[i].threat[c.index()])
     }
 
     /// Pattern of `c` at `i` along direction `d` (0..4).
     #[inline]
     pub fn pattern(&self, i: Idx, c: Color, d: usize) -> Pattern {
-        Pattern::from_byte(self.pats[i][c.index()][d])
+        Pattern::from_byte(self.state[i].pats[c.index()][d])
     }
 
     /// Move-ordering and evaluation score of cell `i` for `c`.
     #[inline]
     pub fn cell_score(&self, i: Idx, c: Color) -> i32 {
-        self.score[i][c.index()] as i32
+        self.state[i].score[c.index()] as i32
     }
 
     /// Sum of cell scores of `c` over all empty cells.
     #[inline]
     pub fn score_sum(&self, c: Color) -> i32 {
-        self.score_sum[c.index()]
+        self.totals.score_sum[c.index()]
     }
 
     /// Number of empty cells where `c` has exactly threat `t`.
     #[inline]
     pub fn count(&self, c: Color, t: Threat) -> u32 {
-        self.threat_count[c.index()][t as usize]
+        self.totals.threat_count[c.index()][t as usize] as u32
     }
 
     /// Every on-board cell index within `margin` of the stones' bounding box (row by row).
@@ -311,14 +370,19 @@ impl FastBoard {
     pub fn cells_with(&self, c: Color, t: Threat) -> impl Iterator<Item = Idx> + '_ {
         let ci = c.index();
         self.area(4)
-            .filter(move |&i| self.threat[i][ci] >= t as u8 && self.cells[i] == EMPTY)
+            .filter(move |&i| self.state[i].threat[ci] >= t as u8 && self.cells[i] == EMPTY)
     }
 
     /// Plays the side to move at the empty cell `i`.
     pub fn make(&mut self, i: Idx) {
         debug_assert!(self.cells[i] == EMPTY, "make on a non-empty cell");
         let c = self.side_to_move();
-        self.history.push((i, self.bbox));
+        self.history.push(Undo {
+            idx: i,
+            bbox: self.bbox,
+            log_mark: self.log.len(),
+            totals: self.totals,
+        });
         let p = self.pos(i);
         let (x, y) = (p.x as i32, p.y as i32);
         self.bbox = Bbox {
@@ -335,13 +399,14 @@ impl FastBoard {
 
     /// Takes back the last move; returns its cell.
     pub fn unmake(&mut self) -> Option<Idx> {
-        let (i, bbox) = self.history.pop()?;
-        self.take(i);
-        self.bbox = bbox;
+        let u = self.history.pop()?;
+        self.take(u.idx, u.log_mark);
+        self.totals = u.totals;
+        self.bbox = u.bbox;
         self.hash ^= zobrist::keys().side;
-        self.adjust_near(i, -1);
-        debug_assert!(self.is_consistent_near(i));
-        Some(i)
+        self.adjust_near(u.idx, -1);
+        debug_assert!(self.is_consistent_near(u.idx));
+        Some(u.idx)
     }
 
     fn adjust_near(&mut self, i: Idx, delta: i8) {
@@ -354,16 +419,48 @@ impl FastBoard {
         }
     }
 
-    /// Puts a stone of `c` on the empty cell `i` (no history, no side change).
+    /// Puts a stone of `c` on the empty cell `i` (no history, no side change). Every cell state
+    /// it changes is first pushed on the undo log; [`FastBoard::take`] with the log length from
+    /// before this call restores them.
     fn put(&mut self, i: Idx, c: Color) {
         let v = stone(c);
         self.cells[i] = v;
         self.hash ^= zobrist::keys().stone[c.index()][i];
-        self.flip_keys(i, v);
+        // The cell itself scores nothing while occupied.
+        let old = self.state[i];
+        self.log.push((i as u32, old));
+        self.set_combo(
+            i,
+            CellState {
+                threat: [0; 2],
+                score: [0; 2],
+                ..old
+            },
+        );
+        // Each empty cell that sees `i` does so along exactly one direction: one lookup pair
+        // refreshes it.
+        for d in 0..4 {
+            let off = self.dirs[d];
+            for k in 1..=pattern::HALF {
+                let q = (i as isize + off * k as isize) as usize;
+                self.keys[q][d] ^= (v as u32) << pattern::shift(-k);
+                if self.cells[q] == EMPTY {
+                    self.refresh_dir(q, d);
+                }
+                let q = (i as isize - off * k as isize) as usize;
+                self.keys[q][d] ^= (v as u32) << pattern::shift(k);
+                if self.cells[q] == EMPTY {
+                    self.refresh_dir(q, d);
+                }
+            }
+        }
     }
 
-    /// Removes the stone at `i` (no history, no side change).
-    fn take(&mut self, i: Idx) {
+    /// Removes the stone at `i` that the [`FastBoard::put`] called at log length `log_mark`
+    /// placed (no history, no side change): the keys are flipped back and the logged cell states
+    /// restored, so no table lookups are needed. The caller restores the totals it saved before
+    /// the put.
+    fn take(&mut self, i: Idx, log_mark: usize) {
         let v = self.cells[i];
         let c = if v == BLACK {
             Color::Black
@@ -372,73 +469,77 @@ impl FastBoard {
         };
         self.cells[i] = EMPTY;
         self.hash ^= zobrist::keys().stone[c.index()][i];
-        self.flip_keys(i, v);
-    }
-
-    /// Toggles stone value `v` at `i` in the keys of the 40 cells that see `i`, and refreshes them.
-    fn flip_keys(&mut self, i: Idx, v: u8) {
-        // Each cell that sees `i` does so along exactly one direction: one pass refreshes it.
         for d in 0..4 {
             let off = self.dirs[d];
             for k in 1..=pattern::HALF {
                 let q = (i as isize + off * k as isize) as usize;
                 self.keys[q][d] ^= (v as u32) << pattern::shift(-k);
-                if self.cells[q] == EMPTY {
-                    self.refresh_dir(q, d);
-                    self.refresh_combo(q);
-                }
                 let q = (i as isize - off * k as isize) as usize;
                 self.keys[q][d] ^= (v as u32) << pattern::shift(k);
-                if self.cells[q] == EMPTY {
-                    self.refresh_dir(q, d);
-                    self.refresh_combo(q);
-                }
             }
         }
-        // The cell itself: emptied (undo) it gets its patterns back; filled it scores nothing.
-        if self.cells[i] == EMPTY {
-            for d in 0..4 {
-                self.refresh_dir(i, d);
-            }
+        // The totals are the caller's to restore (saved before the put).
+        for &(q, old) in self.log[log_mark..].iter().rev() {
+            self.state[q as usize] = old;
         }
-        self.refresh_combo(i);
+        self.log.truncate(log_mark);
     }
 
-    /// Recomputes the patterns of cell `i` along `d` from its key.
-    #[inline]
+    /// Recomputes the patterns of the empty cell `i` along `d` from its key (logging the old
+    /// state if anything changes) and, if a pattern class changed, its threat and score.
+    ///
+    /// Fields are updated one by one, each with its own width (the packed classes as a `u16`, not
+    /// re-read from the pattern bytes): a wide load of freshly stored narrow fields stalls the CPU
+    /// (failed store forwarding), which cost more than the lookups saved.
+    #[inline(always)]
     fn refresh_dir(&mut self, i: Idx, d: usize) {
-        let key = self.keys[i][d];
+        let key = self.keys[i][d] & KEY_MASK;
         let b = self.tables[0][key as usize];
-        let w = self.tables[1][swap_colors(key) as usize];
-        self.pats[i][0][d] = b;
-        self.pats[i][1][d] = w;
+        let w = self.tables[1][swap_colors(key) as usize & (TABLE_LEN - 1)];
+        let st = &mut self.state[i];
+        let (old_b, old_w) = (st.pats[0][d], st.pats[1][d]);
+        if old_b == b && old_w == w {
+            return;
+        }
+        self.log.push((i as u32, *st));
+        st.pats[0][d] = b;
+        st.pats[1][d] = w;
+        if (old_b ^ b) & CLASS_MASK == 0 && (old_w ^ w) & CLASS_MASK == 0 {
+            return;
+        }
         let sh = 4 * d as u32;
         let mask = !(0xfu16 << sh);
-        let pk = &mut self.packed[i];
-        pk[0] = (pk[0] & mask) | (((b & CLASS_MASK) as u16) << sh);
-        pk[1] = (pk[1] & mask) | (((w & CLASS_MASK) as u16) << sh);
+        for (c, p) in [(0, b), (1, w)] {
+            let packed = (st.packed[c] & mask) | (((p & CLASS_MASK) as u16) << sh);
+            st.packed[c] = packed;
+            let e = self.combo.entry[packed as usize];
+            let (t, sc) = (ComboTable::threat_of(e), ComboTable::score_of(e));
+            let old_t = st.threat[c];
+            if old_t != t {
+                let count = &mut self.totals.threat_count[c];
+                count[(old_t & 15) as usize] -= 1;
+                count[(t & 15) as usize] += 1;
+                st.threat[c] = t;
+            }
+            self.totals.score_sum[c] += sc as i32 - st.score[c] as i32;
+            st.score[c] = sc;
+        }
     }
 
-    /// Recomputes the combined threat and score of cell `i` and the running totals.
+    /// Replaces the state of cell `i`, keeping the threat counts and score sums up to date.
     #[inline]
-    fn refresh_combo(&mut self, i: Idx) {
-        let filled = self.cells[i] != EMPTY;
+    fn set_combo(&mut self, i: Idx, new: CellState) {
+        let st = &mut self.state[i];
         for c in 0..2 {
-            let (t, s) = if filled {
-                (0u8, 0i16)
-            } else {
-                let e = self.combo.entry[self.packed[i][c] as usize];
-                (ComboTable::threat_of(e), ComboTable::score_of(e))
-            };
-            let old_t = self.threat[i][c];
+            let (old_t, t) = (st.threat[c], new.threat[c]);
             if old_t != t {
-                self.threat_count[c][old_t as usize] -= 1;
-                self.threat_count[c][t as usize] += 1;
-                self.threat[i][c] = t;
+                let count = &mut self.totals.threat_count[c];
+                count[(old_t & 15) as usize] -= 1;
+                count[(t & 15) as usize] += 1;
             }
-            self.score_sum[c] += s as i32 - self.score[i][c] as i32;
-            self.score[i][c] = s;
+            self.totals.score_sum[c] += new.score[c] as i32 - st.score[c] as i32;
         }
+        *st = new;
     }
 
     /// The line key of `i` along `d`, read from the cells.
@@ -492,15 +593,12 @@ impl FastBoard {
                 .map(|d| ((p[c][d] & CLASS_MASK) as u16) << (4 * d))
                 .sum::<u16>()
         });
+        let st = &self.state[i];
         if self.cells[i] != EMPTY {
-            // Patterns of occupied cells are not maintained (refreshed when the cell empties).
-            return k == self.keys[i] && t == self.threat[i] && s == self.score[i];
+            // Patterns of occupied cells are not maintained (restored when the cell empties).
+            return k == self.keys[i] && st.threat == [0; 2] && st.score == [0; 2];
         }
-        k == self.keys[i]
-            && p == self.pats[i]
-            && t == self.threat[i]
-            && s == self.score[i]
-            && packed == self.packed[i]
+        k == self.keys[i] && p == st.pats && t == st.threat && s == st.score && packed == st.packed
     }
 
     /// Cheap self-check of the cells that see `i` (run after every make/unmake in debug builds).
@@ -524,7 +622,7 @@ impl FastBoard {
     /// Full self-check: every incremental field against recomputation from the cells.
     pub fn is_consistent(&self) -> bool {
         let mut sums = [0i32; 2];
-        let mut counts = [[0u32; 10]; 2];
+        let mut counts = [[0u16; 16]; 2];
         let mut hash = if self.history.len() % 2 == 1 {
             zobrist::keys().side
         } else {
@@ -543,11 +641,11 @@ impl FastBoard {
                 _ => {}
             }
             for c in 0..2 {
-                sums[c] += self.score[i][c] as i32;
-                counts[c][self.threat[i][c] as usize] += 1;
+                sums[c] += self.state[i].score[c] as i32;
+                counts[c][self.state[i].threat[c] as usize] += 1;
             }
         }
-        sums == self.score_sum && counts == self.threat_count && hash == self.hash
+        sums == self.totals.score_sum && counts == self.totals.threat_count && hash == self.hash
     }
 
     // ---- Rules ----
@@ -555,7 +653,7 @@ impl FastBoard {
     /// Whether `c` playing the empty cell `i` wins now.
     #[inline]
     pub fn is_five(&self, i: Idx, c: Color) -> bool {
-        self.threat[i][c.index()] == Threat::Five as u8
+        self.state[i].threat[c.index()] == Threat::Five as u8
     }
 
     /// Whether black may not play the empty cell `i` (renju only; an exact five is never forbidden).
@@ -577,16 +675,16 @@ impl FastBoard {
         if self.rule != Rule::Renju {
             return false;
         }
-        let t = self.threat[i][0];
+        let t = self.state[i].threat[0];
         t == Threat::Flex4 as u8
             || t == Threat::Three3 as u8
             || t == Threat::Four3 as u8
-            || self.pats[i][0].iter().any(|&p| p & OVERLINE != 0)
+            || self.state[i].pats[0].iter().any(|&p| p & OVERLINE != 0)
     }
 
     /// The referee's `check` for black at the empty cell `i` (patterns current): true if allowed.
     fn renju_allowed(&mut self, i: Idx, five_ok: bool) -> bool {
-        let pats = self.pats[i][0];
+        let pats = self.state[i].pats[0];
         let class = |b: u8| b & CLASS_MASK;
         // Step 1. An exact five decides at once.
         if pats.iter().any(|&b| class(b) == Pattern::Five as u8) {
@@ -619,6 +717,7 @@ impl FastBoard {
         if cand.len() < 2 {
             return true;
         }
+        let (mark, totals) = (self.log.len(), self.totals);
         self.put(i, Color::Black);
         let mut threes = 0;
         for &d in &cand {
@@ -629,7 +728,8 @@ impl FastBoard {
                 }
             }
         }
-        self.take(i);
+        self.take(i, mark);
+        self.totals = totals;
         threes < 2
     }
 
@@ -832,7 +932,7 @@ mod tests {
             }
             let fresh = FastBoard::new(w, h, rule).unwrap();
             assert_eq!(fb.hash(), fresh.hash());
-            assert_eq!(fb.score_sum, fresh.score_sum);
+            assert_eq!(fb.totals, fresh.totals);
         }
         assert!(
             checked_forbidden > 10,
@@ -902,6 +1002,69 @@ mod tests {
             caro_extra > 5,
             "too few caro end-closing defences seen: {caro_extra}"
         );
+    }
+
+    /// Everything a make/unmake pair must leave as it found it.
+    fn snapshot(b: &FastBoard) -> impl PartialEq + std::fmt::Debug {
+        (
+            b.cells.clone(),
+            b.keys.clone(),
+            b.state.clone(),
+            b.totals,
+            b.near.clone(),
+            b.hash,
+            b.bbox,
+            b.log.len(),
+        )
+    }
+
+    /// Random walks of makes and unmakes (not only unwinding to the start): the undo log must
+    /// restore every cell state exactly, and the state after each step must match recomputation.
+    /// Renju foul tests in between (which put and take stones themselves) must change nothing.
+    #[test]
+    fn undo_log_restores_state_exactly() {
+        let seed = 20261121u64;
+        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        for game_no in 0..40 {
+            let rule = RULES[game_no % RULES.len()];
+            let (w, h) = [(15, 15), (8, 12), (20, 20)][game_no % 3];
+            let mut fb = FastBoard::new(w, h, rule).unwrap();
+            let mut before: Vec<_> = Vec::new();
+            for step in 0..120 {
+                let undo = !before.is_empty() && (rng.gen_range(0..3) == 0 || fb.is_full());
+                if undo {
+                    fb.unmake().expect("a move to take back");
+                    let want = before.pop().unwrap();
+                    assert_eq!(
+                        snapshot(&fb),
+                        want,
+                        "seed {seed} game {game_no} step {step}"
+                    );
+                } else {
+                    let (cx, cy) = (w as i32 / 2, h as i32 / 2);
+                    let cell = (0..50)
+                        .map(|_| {
+                            let x = (cx + rng.gen_range(-4..=4)).clamp(0, w as i32 - 1);
+                            let y = (cy + rng.gen_range(-4..=4)).clamp(0, h as i32 - 1);
+                            fb.idx(Pos::new(x as u8, y as u8))
+                        })
+                        .find(|&i| fb.is_empty(i));
+                    let Some(i) = cell else { continue };
+                    if rule == Rule::Renju {
+                        let s = snapshot(&fb);
+                        for q in fb.area(2).collect::<Vec<_>>() {
+                            let _ = fb.is_forbidden(q);
+                        }
+                        assert_eq!(snapshot(&fb), s, "foul tests changed the board");
+                    }
+                    before.push(snapshot(&fb));
+                    let predicted = fb.hash_after(i);
+                    fb.make(i);
+                    assert_eq!(fb.hash(), predicted, "hash_after");
+                }
+                assert!(fb.is_consistent(), "seed {seed} game {game_no} step {step}");
+            }
+        }
     }
 
     #[test]

@@ -319,10 +319,15 @@ static TABLES: [OnceLock<Box<[u8]>>; 5] = [
     OnceLock::new(),
 ];
 
-/// The pattern table of `sem` (built on first use, then shared).
+/// The pattern table of `sem` (built on first use, then shared; [`TABLE_LEN`] entries).
 pub fn table(sem: Sem) -> &'static [u8] {
     TABLES[sem.index()].get_or_init(|| build(sem))
 }
+
+/// Entries of a table indexed by a line key.
+pub const TABLE_LEN: usize = 1 << KEY_BITS;
+/// The bits of a line key (masking with it lets a table index need no bounds check).
+pub const KEY_MASK: u32 = (1 << KEY_BITS) - 1;
 
 /// What playing a cell does for one colour, all four lines together, ordered by strength.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -351,22 +356,22 @@ pub enum Threat {
 }
 
 impl Threat {
-    const ALL: [Threat; 10] = [
-        Threat::None,
-        Threat::Low,
-        Threat::Two2,
-        Threat::Three2,
-        Threat::Flex3,
-        Threat::Three3,
-        Threat::Block4,
-        Threat::Four3,
-        Threat::Flex4,
-        Threat::Five,
-    ];
-
+    /// The threat of value `v` (values above 9 read as `Five`; boards store only 0..=9). A
+    /// `match` rather than an indexed table: no bounds check on the hot path.
     #[inline]
     pub fn from_u8(v: u8) -> Threat {
-        Threat::ALL[v as usize]
+        match v {
+            0 => Threat::None,
+            1 => Threat::Low,
+            2 => Threat::Two2,
+            3 => Threat::Three2,
+            4 => Threat::Flex3,
+            5 => Threat::Three3,
+            6 => Threat::Block4,
+            7 => Threat::Four3,
+            8 => Threat::Flex4,
+            _ => Threat::Five,
+        }
     }
 }
 
@@ -417,7 +422,8 @@ fn combine(p: [Pattern; 4]) -> (Threat, i32) {
 /// Each entry packs the [`Threat`] in bits 16.. and the (non-negative) score in bits 0..16, so one
 /// lookup gives both.
 pub struct ComboTable {
-    pub entry: Box<[u32]>,
+    /// Indexed by the packed classes (a `u16`, so any index is in bounds).
+    pub entry: Box<[u32; 1 << 16]>,
 }
 
 impl ComboTable {
@@ -436,7 +442,10 @@ impl ComboTable {
 pub fn combo() -> &'static ComboTable {
     static COMBO: OnceLock<ComboTable> = OnceLock::new();
     COMBO.get_or_init(|| {
-        let mut entry = vec![0u32; 1 << 16].into_boxed_slice();
+        let mut entry: Box<[u32; 1 << 16]> = vec![0u32; 1 << 16]
+            .into_boxed_slice()
+            .try_into()
+            .expect("2^16 entries");
         for (i, e) in entry.iter_mut().enumerate() {
             let p = [0, 4, 8, 12].map(|s| Pattern::ALL[((i >> s) & 15).min(9)]);
             let (t, s) = combine(p);
@@ -514,6 +523,14 @@ mod tests {
         assert_eq!(pat(Sem::Caro9, "#XX?XXO").0, Pattern::Five);
         assert_eq!(pat(Sem::Caro8, "...OXXX?XXO....").0, Pattern::Five);
         assert_ne!(pat(Sem::Caro9, "...OXXX?XXO....").0, Pattern::Five);
+    }
+
+    #[test]
+    fn threat_from_u8_inverts_the_discriminant() {
+        for v in 0..=9u8 {
+            assert_eq!(Threat::from_u8(v) as u8, v);
+        }
+        assert_eq!(Threat::from_u8(200), Threat::Five);
     }
 
     #[test]

@@ -307,10 +307,13 @@ impl<'a> Searcher<'a> {
         if self.b.rule() != Rule::Renju || c == Color::White {
             return true;
         }
-        let cells: Vec<Idx> = self.b.cells_with(c, t).collect();
-        cells
-            .into_iter()
-            .any(|i| self.b.threat(i, c) == t && !self.b.is_forbidden(i))
+        // `cells_with` by hand: its iterator would borrow the board that `is_forbidden` changes.
+        for i in self.b.area(4) {
+            if self.b.is_empty(i) && self.b.threat(i, c) == t && !self.b.is_forbidden(i) {
+                return true;
+            }
+        }
+        false
     }
 
     fn search(&mut self, depth: i32, mut alpha: i32, mut beta: i32, ply: usize) -> i32 {
@@ -437,6 +440,7 @@ impl<'a> Searcher<'a> {
             let tm = self.b.threat(m, me);
             let to = self.b.threat(m, opp);
             let new_depth = if forced { depth } else { depth - 1 };
+            self.tt.prefetch(self.b.hash_after(m));
             self.b.make(m);
             let v = if searched == 0 {
                 -self.search(new_depth, -beta, -alpha, ply + 1)
@@ -553,14 +557,24 @@ impl<'a> Searcher<'a> {
         // Step 1. The opponent threatens five: the defences (every block if several at the
         // root, where the game must go on; in caro also the stones that close a five's end).
         if opp_fives > 0 {
-            let fives: Vec<Idx> = self.b.cells_with(opp, Threat::Five).collect();
-            let mut blocks = Vec::new();
-            self.b.five_defences(&fives, &mut blocks);
-            if blocks.is_empty() && ply == 0 {
-                blocks = fives;
+            if matches!(self.b.rule(), Rule::Caro { .. }) {
+                let fives: Vec<Idx> = self.b.cells_with(opp, Threat::Five).collect();
+                let mut blocks = Vec::new();
+                self.b.five_defences(&fives, &mut blocks);
+                if blocks.is_empty() && ply == 0 {
+                    blocks = fives;
+                }
+                out.extend(blocks.into_iter().map(|i| (i, 0)));
+                return;
             }
-            for i in blocks {
-                if !renju_black || !self.b.is_forbidden(i) {
+            // Elsewhere the defences are the five points themselves (two or more only reach
+            // here at the root). `cells_with(opp, Five)` by hand (no borrow held across
+            // `is_forbidden`).
+            for i in self.b.area(4) {
+                if self.b.is_empty(i)
+                    && self.b.is_five(i, opp)
+                    && (!renju_black || !self.b.is_forbidden(i))
+                {
                     out.push((i, 0));
                 }
             }
@@ -569,13 +583,11 @@ impl<'a> Searcher<'a> {
         // Step 2. The opponent can make a straight four: defend, or counter with a four.
         let must_defend = self.b.count(opp, Threat::Flex4) > 0;
         let killers = self.killers[ply];
-        let cells: Vec<Idx> = if self.b.ply() == 0 {
-            self.b.area(0).collect()
-        } else {
-            self.b.area(2).filter(|&i| self.b.is_near(i)).collect()
-        };
-        for i in cells {
-            if !self.b.is_empty(i) {
+        // On the empty board only the centre; else the empty cells near a stone. The area
+        // iterator holds no borrow of the board, so nothing is collected.
+        let first = self.b.ply() == 0;
+        for i in self.b.area(if first { 0 } else { 2 }) {
+            if !self.b.is_empty(i) || !(first || self.b.is_near(i)) {
                 continue;
             }
             let tm = self.b.threat(i, me);

@@ -118,14 +118,17 @@ impl Vcf<'_> {
         };
         let mut fives = Vec::with_capacity(4);
         let mut defences = Vec::with_capacity(4);
+        // The winning line is built in place: a failed try truncates it back to `mark` (a deeper
+        // call that fails leaves `line` as it found it).
+        let mark = line.len();
         for m in moves {
             if !b.is_legal(m) {
                 continue;
             }
             b.make(m);
             b.five_points_near(m, me, &mut fives);
+            line.push(m);
             let mut result = None;
-            let mut sub = Vec::new();
             if !fives.is_empty() {
                 b.five_defences(&fives, &mut defences);
                 defences.retain(|&d| b.is_legal(d));
@@ -133,26 +136,25 @@ impl Vcf<'_> {
                     // No legal answer stops every five: two ways to five, a block that is a renju
                     // foul for black, or (caro) no stone that stops or closes the five.
                     if fives.len() >= 2 {
-                        sub.push(fives[0]);
-                        sub.push(fives[1]);
+                        line.push(fives[0]);
+                        line.push(fives[1]);
                     }
                     result = Some(3);
                 } else {
-                    // Every defence must lose (outside caro there is exactly one).
+                    // Every defence must lose (outside caro there is exactly one); the line
+                    // follows the first.
                     let mut worst = 0;
                     for (k, &d) in defences.iter().enumerate() {
+                        let before = line.len();
                         b.make(d);
-                        let mut rest = Vec::new();
-                        let r = self.attack(b, depth - 1, &mut rest);
+                        line.push(d);
+                        let r = self.attack(b, depth - 1, line);
                         b.unmake();
+                        if k > 0 {
+                            line.truncate(before);
+                        }
                         match r {
-                            Some(n) => {
-                                if k == 0 {
-                                    sub.push(d);
-                                    sub.extend(rest);
-                                }
-                                worst = worst.max(n + 2);
-                            }
+                            Some(n) => worst = worst.max(n + 2),
                             None => {
                                 worst = 0;
                                 break;
@@ -161,17 +163,14 @@ impl Vcf<'_> {
                     }
                     if worst > 0 {
                         result = Some(worst);
-                    } else {
-                        sub.clear();
                     }
                 }
             }
             b.unmake();
             if let Some(n) = result {
-                line.push(m);
-                line.extend(sub);
                 return Some(n);
             }
+            line.truncate(mark);
             if self.nodes > self.node_limit {
                 return None;
             }
