@@ -24,30 +24,11 @@ use rensa::tactics::prover::Prover;
 use rensa::tactics::{self, Entry, Kind};
 use rensa::{Board, Color, Game, Pos, Rule};
 
+mod common;
+use common::random_near;
+
 /// Node budget per prover question while generating (positions that need more are skipped).
 const GEN_NODE_LIMIT: u64 = 300_000;
-
-fn random_near(rng: &mut StdRng, g: &Game) -> Option<Pos> {
-    let b = g.board();
-    let near: Vec<Pos> = b
-        .empty_cells()
-        .filter(|p| {
-            (-2..=2).any(|dy: i32| {
-                (-2..=2).any(|dx: i32| {
-                    matches!(
-                        b.cell(p.x as i32 + dx, p.y as i32 + dy),
-                        rensa::board::Cell::Stone(_)
-                    )
-                })
-            })
-        })
-        .filter(|&p| !g.is_forbidden(p) || g.side_to_move() == Color::White)
-        .collect();
-    if near.is_empty() {
-        return None;
-    }
-    Some(near[rng.gen_range(0..near.len())])
-}
 
 fn moves_text(moves: &[Pos]) -> String {
     if moves.iter().all(|p| p.x < 26) {

@@ -18,29 +18,10 @@ use rensa::search::greedy;
 use rensa::search::vct::{Vct, VctCache};
 use rensa::tactics::prover::Prover;
 use rensa::tactics::{self, Entry, Kind};
-use rensa::{Color, Game, Pos, Rule};
+use rensa::{Game, Rule};
 
-fn random_near(rng: &mut StdRng, g: &Game) -> Option<Pos> {
-    let b = g.board();
-    let near: Vec<Pos> = b
-        .empty_cells()
-        .filter(|p| {
-            (-2..=2).any(|dy: i32| {
-                (-2..=2).any(|dx: i32| {
-                    matches!(
-                        b.cell(p.x as i32 + dx, p.y as i32 + dy),
-                        rensa::board::Cell::Stone(_)
-                    )
-                })
-            })
-        })
-        .filter(|&p| !g.is_forbidden(p) || g.side_to_move() == Color::White)
-        .collect();
-    if near.is_empty() {
-        return None;
-    }
-    Some(near[rng.gen_range(0..near.len())])
-}
+mod common;
+use common::random_near;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -303,6 +303,17 @@ impl Engine {
         let to_pos = |s: &alphabeta::Searcher, v: &[usize]| -> Vec<Pos> {
             v.iter().map(|&i| s.b.pos(i)).collect()
         };
+        // The answer when a threat search proves a win in `n` plies along `line`.
+        let proven_win = |s: &alphabeta::Searcher, n: u32, line: &[usize]| {
+            let pv = to_pos(s, line);
+            done(
+                pv.first().copied(),
+                Value::mate_in(n),
+                n as Depth,
+                s.nodes,
+                pv,
+            )
+        };
         // Always have an answer: the best-ordered legal move, else any legal cell.
         let fallback = root_moves.first().map(|&i| s.b.pos(i)).or_else(|| {
             let g = &self.game;
@@ -324,14 +335,7 @@ impl Engine {
             if let Some((n, line)) =
                 s.root_vcf(search::ROOT_VCF_DEPTH, search::ROOT_VCF_NODES, vcf_ms)
             {
-                let pv = to_pos(&s, &line);
-                let r = done(
-                    pv.first().copied(),
-                    Value::mate_in(n),
-                    n as Depth,
-                    s.nodes,
-                    pv,
-                );
+                let r = proven_win(&s, n, &line);
                 on_info(&info_of(&r, n as Depth));
                 return r;
             }
@@ -347,14 +351,7 @@ impl Engine {
             let (found, vct_nodes) = root_vct(&mut s.b, vct_cache, start, ms, stop, nodes_left);
             s.nodes += vct_nodes;
             if let Some((n, line)) = found {
-                let pv = to_pos(&s, &line);
-                let r = done(
-                    pv.first().copied(),
-                    Value::mate_in(n),
-                    n as Depth,
-                    s.nodes,
-                    pv,
-                );
+                let r = proven_win(&s, n, &line);
                 on_info(&info_of(&r, n as Depth));
                 return r;
             }

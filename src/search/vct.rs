@@ -282,14 +282,10 @@ impl<'a> Vct<'a> {
         if four {
             next_threes = threes;
             let points: Vec<Idx> = b.cells_with(a, Threat::Five).collect();
-            for r in points {
-                if !b.is_legal(r) {
-                    continue;
-                }
-                b.make(r);
-                let stops = b.count(a, Threat::Five) == 0;
-                b.unmake();
-                if stops {
+            let mut stops = Vec::new();
+            b.five_defences(&points, &mut stops);
+            for r in stops {
+                if b.is_legal(r) {
                     replies.push((0, r));
                 }
             }
