@@ -405,7 +405,14 @@ impl Engine {
                         break;
                     }
                     let elapsed = s.elapsed_ms();
-                    if search::time::should_stop(&budget, elapsed, stable) {
+                    let t = s.tuning();
+                    if search::time::should_stop_with(
+                        &budget,
+                        elapsed,
+                        stable,
+                        t.stable_stop_pct,
+                        t.next_iteration_pct,
+                    ) {
                         break;
                     }
                 }

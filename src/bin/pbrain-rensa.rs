@@ -8,6 +8,18 @@ fn main() -> anyhow::Result<()> {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("off"))
         .target(env_logger::Target::Stderr)
         .init();
+    // Developers' A/B knob: `RENSA_TUNING=ext3=1` (see `Tuning::parse`) changes the search of
+    // this process only, so two copies of one binary can play each other under the referee.
+    if let Ok(text) = std::env::var("RENSA_TUNING") {
+        match rensa::search::alphabeta::Tuning::parse(&text) {
+            Some(t) => {
+                rensa::search::alphabeta::set_process_tuning(t);
+                log::info!("RENSA_TUNING: {t:?}");
+            }
+            // Said on stderr even without RUST_LOG: a typo would silently void an experiment.
+            None => eprintln!("pbrain-rensa: RENSA_TUNING {text:?} not understood; ignored"),
+        }
+    }
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("bench") => {

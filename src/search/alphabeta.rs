@@ -62,6 +62,20 @@ pub struct Tuning {
     /// Interior nodes with at least this remaining depth look for a VCF of the side to move
     /// (0 = never).
     pub vcf_min_depth: i32,
+    /// Replies to a three (the opponent can make a straight four) do not use up depth, like
+    /// replies to a four: the search follows threat sequences with threes twice as far.
+    pub three_ext: bool,
+    /// Quick win check: a four-three or a double three of the side to move wins when the
+    /// opponent cannot make a four.
+    pub quick_win: bool,
+    /// At a node where the opponent threatens a four-three or a double three, search every move
+    /// (no move limit, no reductions): the defence may be ordered late, and with `quick_win`
+    /// the moves that do not defend are refuted at once.
+    pub threat_full_width: bool,
+    /// Time policy: percent of the target time after which a stable best move stops deepening.
+    pub stable_stop_pct: u64,
+    /// Time policy: percent of the hard limit after which no new iteration starts.
+    pub next_iteration_pct: u64,
 }
 
 impl Tuning {
@@ -74,6 +88,11 @@ impl Tuning {
         initiative_16ths: crate::eval::INITIATIVE_16THS,
         vcf_min_depth: 0,
         root_safety: true,
+        three_ext: false,
+        quick_win: false,
+        threat_full_width: false,
+        stable_stop_pct: super::time::STABLE_STOP_PCT,
+        next_iteration_pct: super::time::NEXT_ITERATION_PCT,
     };
 
     /// Reads `key=value` pairs separated by commas (`limit`, `vcf`, `lmr`, `init`) over the
@@ -92,6 +111,11 @@ impl Tuning {
                 "init" => t.initiative_16ths = n,
                 "vcfdepth" => t.vcf_min_depth = n as i32,
                 "safety" => t.root_safety = n != 0,
+                "ext3" => t.three_ext = n != 0,
+                "qwin" => t.quick_win = n != 0,
+                "tfull" => t.threat_full_width = n != 0,
+                "stablepct" => t.stable_stop_pct = n.clamp(0, 100) as u64,
+                "nextpct" => t.next_iteration_pct = n.clamp(0, 100) as u64,
                 _ => return None,
             }
         }
@@ -99,8 +123,24 @@ impl Tuning {
     }
 }
 
+/// Knobs every thread starts with, when a developer overrides the defaults for the whole
+/// process (`RENSA_TUNING`, read by `pbrain-rensa` at start-up).
+static PROCESS_TUNING: std::sync::OnceLock<Tuning> = std::sync::OnceLock::new();
+
 thread_local! {
-    static TUNING: std::cell::Cell<Tuning> = const { std::cell::Cell::new(Tuning::DEFAULT) };
+    static TUNING: std::cell::Cell<Tuning> =
+        std::cell::Cell::new(PROCESS_TUNING.get().copied().unwrap_or(Tuning::DEFAULT));
+}
+
+/// Sets the knobs of every thread started afterwards (and of this one, if it has not read its
+/// knobs yet). Only the first call has an effect; returns whether it did. For A/B matches
+/// between two copies of one binary; production code never calls it.
+pub fn set_process_tuning(t: Tuning) -> bool {
+    let first = PROCESS_TUNING.set(t).is_ok();
+    if first {
+        set_tuning(t);
+    }
+    first
 }
 
 /// Sets the knobs for searches started on this thread (experiments only).
@@ -124,6 +164,47 @@ fn pick_best(moves: &mut [(Idx, i32)], n: usize) {
         }
     }
     moves.swap(n, best);
+}
+
+/// Whether `c` may legally play some cell where it has threat `t` (renju fouls excluded).
+fn has_legal(b: &mut FastBoard, c: Color, t: Threat) -> bool {
+    if b.rule() != Rule::Renju || c == Color::White {
+        return true;
+    }
+    // `cells_with` by hand: its iterator would borrow the board that `is_forbidden` changes.
+    for i in b.area(4) {
+        if b.is_empty(i) && b.threat(i, c) == t && !b.is_forbidden(i) {
+            return true;
+        }
+    }
+    false
+}
+
+/// A forced win of the side to move that its threat classes show, in plies to the five, when the
+/// opponent threatens no five (not for caro, where a five blocked at both ends does not win):
+/// * 3: a straight four or a double four (renju black: one that is not a foul);
+/// * 5, with `five_ply` and when the opponent has no four to answer with: a four-three (the
+///   forced block of the four cannot touch the three's line) or a double three (one stone blocks
+///   only one of the threes). Renju black's double three is a foul, so it does not count.
+pub fn quick_win(b: &mut FastBoard, five_ply: bool) -> Option<i32> {
+    let me = b.side_to_move();
+    let opp = me.opponent();
+    if b.count(me, Threat::Flex4) > 0 && has_legal(b, me, Threat::Flex4) {
+        return Some(3);
+    }
+    let opp_has_four = [Threat::Block4, Threat::Four3, Threat::Flex4, Threat::Five]
+        .iter()
+        .any(|&t| b.count(opp, t) > 0);
+    if !five_ply || opp_has_four {
+        return None;
+    }
+    let renju_black = b.rule() == Rule::Renju && me == Color::Black;
+    if (b.count(me, Threat::Four3) > 0 && has_legal(b, me, Threat::Four3))
+        || (!renju_black && b.count(me, Threat::Three3) > 0)
+    {
+        return Some(5);
+    }
+    None
 }
 
 /// What stops a search.
@@ -302,20 +383,6 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    /// Whether `c` may legally play some cell where it has threat `t` (renju fouls excluded).
-    fn has_legal(&mut self, c: Color, t: Threat) -> bool {
-        if self.b.rule() != Rule::Renju || c == Color::White {
-            return true;
-        }
-        // `cells_with` by hand: its iterator would borrow the board that `is_forbidden` changes.
-        for i in self.b.area(4) {
-            if self.b.is_empty(i) && self.b.threat(i, c) == t && !self.b.is_forbidden(i) {
-                return true;
-            }
-        }
-        false
-    }
-
     fn search(&mut self, depth: i32, mut alpha: i32, mut beta: i32, ply: usize) -> i32 {
         self.pv[ply].clear();
         let root = ply == 0;
@@ -360,14 +427,11 @@ impl<'a> Searcher<'a> {
             if opp_fives >= 2 && !caro {
                 return -(MATE - p - 2);
             }
-            // Step 3. Our straight four or double four wins in three plies. (In caro the
-            // opponent may still close the five's far end: the search sees it.)
-            if opp_fives == 0
-                && !caro
-                && self.b.count(me, Threat::Flex4) > 0
-                && self.has_legal(me, Threat::Flex4)
-            {
-                return MATE - p - 3;
+            // Step 3. A win the threat classes show, without searching.
+            if opp_fives == 0 && !caro {
+                if let Some(n) = quick_win(&mut self.b, self.tuning.quick_win) {
+                    return MATE - p - n;
+                }
             }
         }
 
@@ -417,6 +481,12 @@ impl<'a> Searcher<'a> {
             };
         }
         let forced = opp_fives > 0;
+        // Replies to a three are few (the move generator keeps only defences and fours).
+        let defends_three =
+            self.tuning.three_ext && !forced && self.b.count(opp, Threat::Flex4) > 0;
+        let threatened = self.tuning.threat_full_width
+            && !forced
+            && (self.b.count(opp, Threat::Four3) > 0 || self.b.count(opp, Threat::Three3) > 0);
         let orig_alpha = alpha;
         let mut best = -INF;
         let mut best_move = None;
@@ -431,6 +501,7 @@ impl<'a> Searcher<'a> {
             let limit = self.tuning.non_pv_move_limit;
             if !pv_node
                 && !forced
+                && !threatened
                 && limit > 0
                 && searched >= limit
                 && depth >= self.tuning.limit_min_depth
@@ -439,7 +510,11 @@ impl<'a> Searcher<'a> {
             }
             let tm = self.b.threat(m, me);
             let to = self.b.threat(m, opp);
-            let new_depth = if forced { depth } else { depth - 1 };
+            let new_depth = if forced || defends_three {
+                depth
+            } else {
+                depth - 1
+            };
             self.tt.prefetch(self.b.hash_after(m));
             self.b.make(m);
             let v = if searched == 0 {
@@ -447,7 +522,7 @@ impl<'a> Searcher<'a> {
             } else {
                 // Late, quiet moves are searched shallower first.
                 let quiet = tm < Threat::Flex3 && to < Threat::Flex3;
-                let r = if self.tuning.lmr && depth >= 3 && searched >= 3 && quiet {
+                let r = if self.tuning.lmr && depth >= 3 && searched >= 3 && quiet && !threatened {
                     1 + (searched >= 8) as i32
                 } else {
                     0

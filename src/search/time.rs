@@ -79,17 +79,40 @@ pub fn search_hard_ms(budget: &Budget) -> u64 {
 /// that kept the same best move. A stable best move stops at half the target time; a changing one
 /// may use all of it (the hard limit still aborts a running iteration).
 pub fn should_stop(budget: &Budget, elapsed_ms: u64, stable: u32) -> bool {
+    should_stop_with(
+        budget,
+        elapsed_ms,
+        stable,
+        STABLE_STOP_PCT,
+        NEXT_ITERATION_PCT,
+    )
+}
+
+/// Percent of the target time after which a stable best move stops deepening.
+pub const STABLE_STOP_PCT: u64 = 50;
+/// Percent of the hard limit after which no new iteration starts.
+pub const NEXT_ITERATION_PCT: u64 = 60;
+
+/// As [`should_stop`], with the two percentages given (for experiments).
+pub fn should_stop_with(
+    budget: &Budget,
+    elapsed_ms: u64,
+    stable: u32,
+    stable_pct: u64,
+    next_pct: u64,
+) -> bool {
     if budget.soft_ms == u64::MAX {
         return false;
     }
     let target = if stable >= 2 {
-        budget.soft_ms / 2
+        budget.soft_ms / 100 * stable_pct + budget.soft_ms % 100 * stable_pct / 100
     } else {
         budget.soft_ms
     };
-    // Past 60% of the hard limit the next iteration would rarely finish (an aborted iteration
-    // still keeps a completed root move that improved on the previous best).
-    elapsed_ms >= target || elapsed_ms.saturating_mul(5) >= budget.hard_ms.saturating_mul(3)
+    // Past this share of the hard limit the next iteration would rarely finish (an aborted
+    // iteration still keeps a completed root move that improved on the previous best).
+    elapsed_ms >= target
+        || elapsed_ms.saturating_mul(100) >= budget.hard_ms.saturating_mul(next_pct)
 }
 
 #[cfg(test)]
@@ -164,5 +187,24 @@ mod tests {
             hard_ms: 3000,
         };
         assert!(should_stop(&b, 1900, 0));
+    }
+
+    #[test]
+    fn the_stop_percentages_move_the_thresholds() {
+        let b = Budget {
+            soft_ms: 1000,
+            hard_ms: 1000,
+        };
+        // Defaults: a stable move stops at 50% of the target, any move at 60% of the hard limit.
+        assert!(!should_stop(&b, 499, 2) && should_stop(&b, 500, 2));
+        assert!(!should_stop(&b, 599, 0) && should_stop(&b, 600, 0));
+        assert!(!should_stop_with(&b, 699, 2, 70, 80) && should_stop_with(&b, 700, 2, 70, 80));
+        assert!(!should_stop_with(&b, 799, 0, 70, 80) && should_stop_with(&b, 800, 0, 70, 80));
+        // No overflow near the unlimited target.
+        let big = Budget {
+            soft_ms: u64::MAX - 1,
+            hard_ms: u64::MAX - 1,
+        };
+        assert!(!should_stop_with(&big, 1_000_000, 2, 50, 60));
     }
 }

@@ -1,0 +1,67 @@
+//! `RENSA_TUNING`, the developers' A/B knob of `pbrain-rensa`: a valid value is silent, a bad one is
+//! reported on stderr and ignored, and the protocol on stdout is the same either way.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+
+fn run(tuning: &str) -> (String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-rensa"))
+        .env("RENSA_TUNING", tuning)
+        .env_remove("RUST_LOG")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start pbrain-rensa");
+    let mut stdin = child.stdin.take().unwrap();
+    stdin
+        .write_all(b"START 15\nINFO timeout_turn 200\nBEGIN\n")
+        .unwrap();
+    // END only after the move (END abandons a running search); a reader thread keeps the wait
+    // bounded.
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut text = String::new();
+        for _ in 0..2 {
+            if stdout.read_line(&mut text).unwrap_or(0) == 0 {
+                break;
+            }
+        }
+        let _ = tx.send(text);
+    });
+    let text = match rx.recv_timeout(std::time::Duration::from_secs(20)) {
+        Ok(text) => text,
+        Err(_) => {
+            let _ = child.kill();
+            panic!("{tuning}: no answer to BEGIN within 20 s");
+        }
+    };
+    stdin.write_all(b"END\n").unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().expect("pbrain-rensa exits");
+    (text, String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+#[test]
+fn tuning_from_the_environment() {
+    for tuning in ["qwin=1,limit=16", "bogus=1", "limit=x"] {
+        let (stdout, stderr) = run(tuning);
+        let lines: Vec<&str> = stdout.lines().collect();
+        assert_eq!(lines.len(), 2, "{tuning}: {stdout:?}");
+        assert_eq!(lines[0], "OK");
+        assert_eq!(
+            lines[1], "7,7",
+            "{tuning}: BEGIN on an empty board plays the centre"
+        );
+        let bad = !tuning.starts_with("qwin");
+        assert_eq!(
+            stderr.contains("not understood"),
+            bad,
+            "{tuning}: {stderr:?}"
+        );
+        if !bad {
+            assert!(stderr.is_empty(), "{tuning}: {stderr:?}");
+        }
+    }
+}
