@@ -8,7 +8,7 @@ fn main() -> anyhow::Result<()> {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("off"))
         .target(env_logger::Target::Stderr)
         .init();
-    // Developers' A/B knob: `RENSA_TUNING=ext3=1` (see `Tuning::parse`) changes the search of
+    // Developers' A/B knob: `RENSA_TUNING=qwin=1` (see `Tuning::parse`) changes the search of
     // this process only, so two copies of one binary can play each other under the referee.
     if let Ok(text) = std::env::var("RENSA_TUNING") {
         match rensa::search::alphabeta::Tuning::parse(&text) {

@@ -62,16 +62,9 @@ pub struct Tuning {
     /// Interior nodes with at least this remaining depth look for a VCF of the side to move
     /// (0 = never).
     pub vcf_min_depth: i32,
-    /// Replies to a three (the opponent can make a straight four) do not use up depth, like
-    /// replies to a four: the search follows threat sequences with threes twice as far.
-    pub three_ext: bool,
     /// Quick win check: a four-three or a double three of the side to move wins when the
     /// opponent cannot make a four.
     pub quick_win: bool,
-    /// At a node where the opponent threatens a four-three or a double three, search every move
-    /// (no move limit, no reductions): the defence may be ordered late, and with `quick_win`
-    /// the moves that do not defend are refuted at once.
-    pub threat_full_width: bool,
     /// Time policy: percent of the target time after which a stable best move stops deepening.
     pub stable_stop_pct: u64,
     /// Time policy: percent of the hard limit after which no new iteration starts.
@@ -88,9 +81,7 @@ impl Tuning {
         initiative_16ths: crate::eval::INITIATIVE_16THS,
         vcf_min_depth: 0,
         root_safety: true,
-        three_ext: false,
         quick_win: false,
-        threat_full_width: false,
         stable_stop_pct: super::time::STABLE_STOP_PCT,
         next_iteration_pct: super::time::NEXT_ITERATION_PCT,
     };
@@ -111,9 +102,7 @@ impl Tuning {
                 "init" => t.initiative_16ths = n,
                 "vcfdepth" => t.vcf_min_depth = n as i32,
                 "safety" => t.root_safety = n != 0,
-                "ext3" => t.three_ext = n != 0,
                 "qwin" => t.quick_win = n != 0,
-                "tfull" => t.threat_full_width = n != 0,
                 "stablepct" => t.stable_stop_pct = n.clamp(0, 100) as u64,
                 "nextpct" => t.next_iteration_pct = n.clamp(0, 100) as u64,
                 _ => return None,
@@ -481,12 +470,6 @@ impl<'a> Searcher<'a> {
             };
         }
         let forced = opp_fives > 0;
-        // Replies to a three are few (the move generator keeps only defences and fours).
-        let defends_three =
-            self.tuning.three_ext && !forced && self.b.count(opp, Threat::Flex4) > 0;
-        let threatened = self.tuning.threat_full_width
-            && !forced
-            && (self.b.count(opp, Threat::Four3) > 0 || self.b.count(opp, Threat::Three3) > 0);
         let orig_alpha = alpha;
         let mut best = -INF;
         let mut best_move = None;
@@ -501,7 +484,6 @@ impl<'a> Searcher<'a> {
             let limit = self.tuning.non_pv_move_limit;
             if !pv_node
                 && !forced
-                && !threatened
                 && limit > 0
                 && searched >= limit
                 && depth >= self.tuning.limit_min_depth
@@ -510,11 +492,7 @@ impl<'a> Searcher<'a> {
             }
             let tm = self.b.threat(m, me);
             let to = self.b.threat(m, opp);
-            let new_depth = if forced || defends_three {
-                depth
-            } else {
-                depth - 1
-            };
+            let new_depth = if forced { depth } else { depth - 1 };
             self.tt.prefetch(self.b.hash_after(m));
             self.b.make(m);
             let v = if searched == 0 {
@@ -522,7 +500,7 @@ impl<'a> Searcher<'a> {
             } else {
                 // Late, quiet moves are searched shallower first.
                 let quiet = tm < Threat::Flex3 && to < Threat::Flex3;
-                let r = if self.tuning.lmr && depth >= 3 && searched >= 3 && quiet && !threatened {
+                let r = if self.tuning.lmr && depth >= 3 && searched >= 3 && quiet {
                     1 + (searched >= 8) as i32
                 } else {
                     0
