@@ -1,40 +1,52 @@
-//! Generates the shipped opening sets in `openings/` (deterministic: fixed seeds, own PRNG).
+//! Generates the shipped opening sets in `openings/` (deterministic: fixed seeds, own PRNG, and
+//! every opening scored by a fixed-depth search, so neither machine load nor timing changes them).
 //!
 //! ```sh
-//! cargo run --release --example gen_openings -- openings
+//! cargo run --release --example gen_openings -- openings              # all four sets
+//! cargo run --release --example gen_openings -- openings freestyle    # or some of them
+//! cargo run --release --example gen_openings -- --scores LOG openings   # reuse logged scores
 //! ```
 //!
+//! Every candidate's score goes to stderr as `score <pos> <value>`; `--scores` reads such a log
+//! back (the search is deterministic, so only the selection is redone, in seconds).
+//!
 //! Procedure, per rule (freestyle, standard, renju, caro), on a 15x15 board:
-//! 1. Candidates: 2 to 5 stones (black first, alternating); the first on the centre, every further
-//!    stone within two cells (king distance) of an earlier one and within three of the centre.
+//! 1. Candidates: random openings (700 for freestyle, 300 for the other rules) of 2 to 5 stones (black first, alternating); the
+//!    first on the centre, every further stone within two cells (king distance) of an earlier one
+//!    and within three of the centre.
 //! 2. Filters: playable under the rule with the rules oracle (no foul, no finished line), and no
 //!    colour has three stones in any five-cell window free of the other colour (no threes, so no
 //!    immediate threats); one candidate per symmetry class (the eight board symmetries).
-//! 3. Balance: every candidate is played out `PLAYOUTS` times by two identical noisy one-ply
-//!    players (each move scored by the five-cell windows through it: own stones for attack, the
-//!    opponent's for defence; black avoids renju fouls; wins judged by the oracle; no result after
-//!    `MAX_PLIES` stones counts as a draw). Black's mean score estimates the balance.
-//! 4. Selection: the `KEEP` candidates whose black score is closest to 50 %, at most `KEEP / 3`
-//!    of any stone count.
-//! 5. The kept openings are played out again with fresh playouts (the selection figure flatters
-//!    them) and written in offset notation with the pos form and that re-measured score in a
-//!    comment.
+//! 3. Score: Rensa's own engine searches every candidate from an empty hash, one thread, to the
+//!    fixed depth `DEPTH` (no clock: the root VCF and VCT are bounded by their node caps). The
+//!    score is the mean of the values of the last two iterations (damps the odd/even swing of
+//!    iterative deepening), turned to black's point of view (the side to move after the opening
+//!    is black after an even number of stones, white after an odd one). A candidate is rejected
+//!    when any iteration, or the root VCF/VCT, reports a forced result for either side.
+//! 4. Selection: the `KEEP` candidates whose black score is closest to `TARGET`, at most
+//!    `KEEP * 9 / 10` of any stone count, and none from `DROPPED` (openings that proved lopsided in
+//!    real engine matches; see the README).
 //!
-//! The players are weak, so "balanced" means balanced for weak players; once the engine is strong
-//! the sets should be re-measured with real matches.
+//! The scores are an engine's opinion at a shallow depth: they rank openings, they do not prove
+//! balance; real matches (`rensa-referee match`) are the check.
 
-use rensa::board::{rules, Game};
+use rensa::board::Game;
+use rensa::engine::{Engine, Limits};
 use rensa::pos::{to_algebraic, to_offset_line, Pos};
 use rensa::referee::openings::{canonical_key, check_playable};
 use rensa::types::{Color, Rule};
 use std::collections::HashSet;
 use std::fmt::Write as _;
+use std::sync::atomic::AtomicBool;
 
 const SIDE: usize = 15;
-const CANDIDATES: usize = 150;
-const PLAYOUTS: usize = 96;
-const MAX_PLIES: usize = 120;
-const KEEP: usize = 30;
+/// Search depth (plies) of the score.
+const DEPTH: i32 = 12;
+const KEEP: usize = 40;
+/// Black score (engine units) the selection aims at.
+const TARGET: i32 = 0;
+/// Hash memory of the scoring engine.
+const MEMORY_BYTES: u64 = 128 * 1024 * 1024;
 
 /// SplitMix64: a tiny PRNG whose output never changes between library versions.
 struct Rng(u64);
@@ -50,11 +62,6 @@ impl Rng {
 
     fn below(&mut self, n: u64) -> u64 {
         self.next() % n
-    }
-
-    /// Uniform in [0, 1).
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
     }
 }
 
@@ -121,85 +128,59 @@ fn has_three(board: &rensa::Board) -> bool {
     false
 }
 
-/// Attack and defence weights by the number of own / opposing stones already in a window.
-const ATTACK: [f64; 5] = [0.5, 4.0, 30.0, 400.0, 100_000.0];
-const DEFENCE: [f64; 5] = [0.0, 2.0, 20.0, 200.0, 20_000.0];
+/// Openings that real matches showed to be lopsided, per rule, in offset notation (any symmetric
+/// image is excluded too). Freestyle: one colour won all four games (two per colour) in
+/// `rensa-referee match`, Rensa against itself, 100 ms/move, 160 games, `--shuffle --seed 7
+/// --transform` over the set selected without this list.
+const DROPPED: &[(&str, &str)] = &[
+    ("freestyle", "0,0, -2,-1, 2,-2"),
+    ("freestyle", "0,0, 2,-2, 3,-3"),
+    ("freestyle", "0,0, -1,1, 2,-2, -2,1"),
+    ("freestyle", "0,0, -1,0, 2,0, 1,0, -2,0"),
+    ("freestyle", "0,0, -2,0, -2,-1, -1,1, 1,-2"),
+    ("freestyle", "0,0, -2,-2, 1,-2, -1,0, -3,-1"),
+];
 
-/// Value of playing `p` for `me`: every five-cell window through `p` that holds only one colour.
-fn move_value(board: &rensa::Board, p: Pos, me: Color) -> f64 {
-    let mut v = 0.0;
-    for (dx, dy) in DIRS {
-        for start in -4..=0 {
-            let mut counts = [0usize; 2];
-            let mut inside = true;
-            for k in start..start + 5 {
-                match at(board, p.x as i64 + dx * k, p.y as i64 + dy * k) {
-                    None => inside = false,
-                    Some(Some(c)) => counts[c.index()] += 1,
-                    Some(None) => {}
-                }
-            }
-            if !inside {
-                continue;
-            }
-            let (own, opp) = (counts[me.index()], counts[me.opponent().index()]);
-            if opp == 0 {
-                v += ATTACK[own.min(4)];
-            } else if own == 0 {
-                v += DEFENCE[opp.min(4)];
-            }
-        }
+/// Black's score of `opening` by a fixed-depth search, or `None` when a forced result shows up.
+fn score(engine: &mut Engine, rule: Rule, opening: &[Pos]) -> Option<i32> {
+    engine.set_rule(rule);
+    engine.new_game(SIDE, SIDE).ok()?;
+    engine.clear_hash();
+    for &m in opening {
+        engine.play(m).ok()?;
     }
-    v
-}
-
-/// One noisy playout from `opening`; black's score (1, 0.5 or 0).
-fn playout(rule: Rule, opening: &[Pos], rng: &mut Rng) -> f64 {
-    let Ok(mut game) = Game::from_moves(SIDE, SIDE, rule, opening) else {
-        return 0.5;
+    let limits = Limits {
+        max_depth: Some(DEPTH),
+        ..Limits::default()
     };
-    while game.moves().len() < MAX_PLIES {
-        let me = game.side_to_move();
-        let board = game.board().clone();
-        let mut scored: Vec<(f64, Pos)> = board
-            .empty_cells()
-            .filter(|p| {
-                (-2..=2).any(|dy| {
-                    (-2..=2).any(|dx| {
-                        matches!(at(&board, p.x as i64 + dx, p.y as i64 + dy), Some(Some(_)))
-                    })
-                })
-            })
-            .map(|p| (move_value(&board, p, me) * (1.0 + 0.3 * rng.unit()), p))
-            .collect();
-        scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-        let mv = scored.iter().map(|&(_, p)| p).find(|&p| {
-            !(rule == Rule::Renju && me == Color::Black && rules::is_forbidden(&board, p))
-        });
-        let Some(mv) = mv else {
-            return 0.5;
-        };
-        match game.play(mv) {
-            Ok(Some(outcome)) => {
-                return match outcome.winner {
-                    Some(Color::Black) => 1.0,
-                    Some(Color::White) => 0.0,
-                    None => 0.5,
-                }
-            }
-            Ok(None) => {}
-            Err(_) => return 0.5,
-        }
+    let mut values = Vec::new();
+    let mut mate = false;
+    let r = engine.think(&limits, &AtomicBool::new(false), &mut |i| {
+        mate |= i.value.is_mate();
+        values.push(i.value.0);
+    });
+    if mate || r.value.is_mate() || values.is_empty() {
+        return None;
     }
-    0.5
+    let last = &values[values.len().saturating_sub(2)..];
+    let mean = last.iter().sum::<i32>() / last.len() as i32;
+    let black_to_move = engine.game().side_to_move() == Color::Black;
+    Some(if black_to_move { mean } else { -mean })
 }
 
-fn generate(rule: Rule, seed: u64) -> String {
+/// One line per candidate on stderr (`-` for a forced result), for inspection.
+fn log_score(opening: &[Pos], v: Option<i32>) {
+    let text = v.map_or_else(|| "-".to_string(), |v| format!("{v:+}"));
+    eprintln!("score {} {text}", to_algebraic(opening).unwrap_or_default());
+}
+
+/// Random candidates for `rule`: legal, without threes, one per symmetry class.
+fn candidates(rule: Rule, seed: u64, count: usize) -> Vec<Vec<Pos>> {
     let mut rng = Rng(seed);
     let mut seen = HashSet::new();
-    let mut candidates: Vec<Vec<Pos>> = Vec::new();
+    let mut out: Vec<Vec<Pos>> = Vec::new();
     let mut attempts = 0;
-    while candidates.len() < CANDIDATES && attempts < 100_000 {
+    while out.len() < count && attempts < 200_000 {
         attempts += 1;
         let n = 2 + rng.below(4) as usize;
         let Some(c) = candidate(&mut rng, n) else {
@@ -214,59 +195,90 @@ fn generate(rule: Rule, seed: u64) -> String {
         if has_three(g.board()) || !seen.insert(canonical_key(&c, SIDE, SIDE)) {
             continue;
         }
-        candidates.push(c);
+        out.push(c);
     }
-    let mut measured: Vec<(f64, Vec<Pos>)> = candidates
-        .into_iter()
-        .map(|c| {
-            let total: f64 = (0..PLAYOUTS).map(|_| playout(rule, &c, &mut rng)).sum();
-            (total / PLAYOUTS as f64, c)
+    out
+}
+
+/// Scores logged by an earlier run (`score <pos> <value>` lines of its stderr), keyed by the pos
+/// string: the search is deterministic, so a rerun that only changes the selection can reuse them.
+fn read_cache(path: &str) -> std::collections::HashMap<String, Option<i32>> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| {
+        eprintln!("cannot read {path}: {e}");
+        std::process::exit(1);
+    });
+    text.lines()
+        .filter_map(|l| {
+            let mut w = l.strip_prefix("score ")?.split_whitespace();
+            let (pos, v) = (w.next()?, w.next()?);
+            Some((pos.to_string(), v.parse::<i32>().ok()))
         })
+        .collect()
+}
+
+fn generate(
+    rule: Rule,
+    seed: u64,
+    count: usize,
+    cache: &std::collections::HashMap<String, Option<i32>>,
+) -> String {
+    let dropped: HashSet<_> = DROPPED
+        .iter()
+        .filter(|(name, _)| *name == rule.name())
+        .filter_map(|(_, line)| rensa::pos::parse_offset_line(line, SIDE, SIDE).ok())
+        .map(|m| canonical_key(&m, SIDE, SIDE))
         .collect();
+    let cands = candidates(rule, seed, count);
+    let mut engine = Engine::new();
+    engine.set_memory_limit(MEMORY_BYTES);
+    let total = cands.len();
+    let mut measured: Vec<(i32, Vec<Pos>)> = Vec::new();
+    let mut forced = 0;
+    for (i, c) in cands.into_iter().enumerate() {
+        let key = to_algebraic(&c).unwrap_or_default();
+        let v = match cache.get(&key) {
+            Some(&v) => v,
+            None => score(&mut engine, rule, &c),
+        };
+        log_score(&c, v);
+        match v {
+            Some(v) => measured.push((v, c)),
+            None => forced += 1,
+        }
+        if (i + 1) % 50 == 0 {
+            eprintln!("{}: scored {}/{total}", rule.name(), i + 1);
+        }
+    }
     let n = measured.len().max(1) as f64;
-    let mean = measured.iter().map(|m| m.0).sum::<f64>() / n;
-    let sd = (measured.iter().map(|m| (m.0 - mean).powi(2)).sum::<f64>() / n).sqrt();
+    let mean = measured.iter().map(|m| m.0 as f64).sum::<f64>() / n;
     eprintln!(
-        "{}: {} candidates, black score mean {:.3}, spread (sd) {:.3}, playout noise (sd) {:.3}",
-        rule.name(),
-        measured.len(),
-        mean,
-        sd,
-        (0.25 / PLAYOUTS as f64).sqrt()
+        "{}: {total} candidates, {forced} with a forced result, black score mean {mean:.0}",
+        rule.name()
     );
     measured.sort_by(|a, b| {
-        (a.0 - 0.5)
+        (a.0 - TARGET)
             .abs()
-            .total_cmp(&(b.0 - 0.5).abs())
+            .cmp(&(b.0 - TARGET).abs())
             .then(a.1.len().cmp(&b.1.len()))
             .then(a.1.cmp(&b.1))
     });
     let mut per_count = [0usize; 6];
     let mut kept = Vec::new();
-    for (score, c) in measured {
+    for (v, c) in measured {
         if kept.len() == KEEP {
             break;
         }
-        if per_count[c.len()] < KEEP / 3 {
+        if per_count[c.len()] < KEEP * 9 / 10 && !dropped.contains(&canonical_key(&c, SIDE, SIDE)) {
             per_count[c.len()] += 1;
-            kept.push((score, c));
+            kept.push((v, c));
         }
     }
-    // Step 5. The selection score is biased towards 50 % (the luckiest survive), so every kept
-    // opening is measured again with fresh playouts and that unbiased figure is printed.
-    let mut kept: Vec<(f64, Vec<Pos>)> = kept
-        .into_iter()
-        .map(|(_, c)| {
-            let total: f64 = (0..PLAYOUTS).map(|_| playout(rule, &c, &mut rng)).sum();
-            (total / PLAYOUTS as f64, c)
-        })
-        .collect();
-    let kept_mean = kept.iter().map(|k| k.0).sum::<f64>() / kept.len().max(1) as f64;
+    let kept_mean = kept.iter().map(|k| k.0 as f64).sum::<f64>() / kept.len().max(1) as f64;
+    let worst = kept.iter().map(|k| (k.0 - TARGET).abs()).max().unwrap_or(0);
     eprintln!(
-        "{}: kept {}, re-measured black score mean {:.3}",
+        "{}: kept {}, black score mean {kept_mean:.0}, farthest from {TARGET}: {worst}",
         rule.name(),
-        kept.len(),
-        kept_mean
+        kept.len()
     );
     kept.sort_by(|a, b| a.1.len().cmp(&b.1.len()).then(a.1.cmp(&b.1)));
 
@@ -283,57 +295,76 @@ fn generate(rule: Rule, seed: u64) -> String {
     );
     let _ = writeln!(
         out,
-        "# random compact 2-5 stone openings around the centre, legal under the rule and free of threes"
+        "# {total} random compact 2-5 stone openings around the centre, legal under the rule and free"
     );
     let _ = writeln!(
         out,
-        "# for both colours, one per symmetry class; kept: the {KEEP} whose black score over {PLAYOUTS}"
+        "# of threes for both colours, one per symmetry class, each scored by Rensa's search to a fixed"
     );
     let _ = writeln!(
         out,
-        "# noisy one-ply playouts on {SIDE}x{SIDE} was closest to 50% (weak players: re-measure with real"
+        "# depth of {DEPTH} plies on {SIDE}x{SIDE} ({forced} dropped for a forced win for either side); kept: the {KEEP}"
     );
     let _ = writeln!(
         out,
-        "# matches). Comment: the stones in pos notation on 15x15 and black's score in {PLAYOUTS} fresh"
+        "# whose score is closest to {TARGET}, at most {} per stone count. Comment: the stones in pos notation",
+        KEEP * 9 / 10
     );
     let _ = writeln!(
         out,
-        "# playouts (set mean {:.0}%; one playout figure has a standard error of about {:.0}%).",
-        kept_mean * 100.0,
-        (0.25 / PLAYOUTS as f64).sqrt() * 100.0
+        "# on 15x15 and the search value for black (engine units; set mean {kept_mean:.0}). Skipped: {}",
+        dropped.len()
     );
-    for (score, c) in kept {
+    let _ = writeln!(
+        out,
+        "# openings that proved lopsided in real matches (`DROPPED` in examples/gen_openings.rs)."
+    );
+    for (v, c) in kept {
         let _ = writeln!(
             out,
-            "{:<36} # {:<14} black {:>3.0}%",
+            "{:<36} # {:<14} black {:>+5}",
             to_offset_line(&c, SIDE, SIDE),
             to_algebraic(&c).unwrap_or_default(),
-            score * 100.0
+            v
         );
     }
     out
 }
 
 fn main() {
-    let dir = std::env::args()
-        .nth(1)
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let cache = match args.iter().position(|a| a == "--scores") {
+        Some(i) if i + 1 < args.len() => {
+            let path = args.remove(i + 1);
+            args.remove(i);
+            read_cache(&path)
+        }
+        _ => Default::default(),
+    };
+    let dir = args
+        .first()
+        .cloned()
         .unwrap_or_else(|| "openings".to_string());
+    let only: Vec<&str> = args.iter().skip(1).map(String::as_str).collect();
     let sets = [
-        (Rule::Freestyle, "freestyle.txt", 1_001),
-        (Rule::Exact, "standard.txt", 1_002),
-        (Rule::Renju, "renju.txt", 1_004),
+        (Rule::Freestyle, "freestyle", 1_001, 700),
+        (Rule::Exact, "standard", 1_002, 300),
+        (Rule::Renju, "renju", 1_004, 300),
         (
             Rule::Caro {
                 overline_wins: false,
             },
-            "caro.txt",
+            "caro",
             1_009,
+            300,
         ),
     ];
-    for (rule, file, seed) in sets {
-        let text = generate(rule, seed);
-        let path = std::path::Path::new(&dir).join(file);
+    for (rule, file, seed, count) in sets {
+        if !only.is_empty() && !only.contains(&file) {
+            continue;
+        }
+        let text = generate(rule, seed, count, &cache);
+        let path = std::path::Path::new(&dir).join(format!("{file}.txt"));
         if let Err(e) = std::fs::write(&path, text) {
             eprintln!("cannot write {}: {e}", path.display());
             std::process::exit(1);
