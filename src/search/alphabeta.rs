@@ -45,6 +45,9 @@ pub const ASPIRATION_WINDOW: i32 = 60;
 pub struct Tuning {
     /// Moves searched at non-PV nodes of depth >= `limit_min_depth` (0 = all).
     pub non_pv_move_limit: usize,
+    /// Depth-dependent move limit at non-PV nodes (0 = off): at most `lmp_base + depth^2 / 2`
+    /// moves (and never more than `non_pv_move_limit`).
+    pub lmp_base: usize,
     /// Smallest remaining depth where the non-PV move limit applies.
     pub limit_min_depth: i32,
     /// VCF at quiet leaves (off by default: in 100 ms selfplay it cost more time than it won,
@@ -54,6 +57,9 @@ pub struct Tuning {
     pub leaf_vcf_nodes: u64,
     /// Late-move reductions.
     pub lmr: bool,
+    /// Logarithmic reductions (0 = off): late quiet moves are reduced by
+    /// `ln(depth) * ln(move number) * 10 / lmr_log_div` plies (less at PV nodes).
+    pub lmr_log_div: i32,
     /// Evaluation weight of the side to move's potential, in 1/16ths.
     pub initiative_16ths: i64,
     /// After the search, replace a best move that allows an opponent VCF by the first ordered
@@ -75,9 +81,11 @@ impl Tuning {
     pub const DEFAULT: Tuning = Tuning {
         non_pv_move_limit: NON_PV_MOVE_LIMIT,
         limit_min_depth: 1,
+        lmp_base: 0,
         leaf_vcf: false,
         leaf_vcf_nodes: LEAF_VCF_NODES,
         lmr: true,
+        lmr_log_div: 0,
         initiative_16ths: crate::eval::INITIATIVE_16THS,
         vcf_min_depth: 0,
         root_safety: true,
@@ -86,7 +94,7 @@ impl Tuning {
         next_iteration_pct: super::time::NEXT_ITERATION_PCT,
     };
 
-    /// Reads `key=value` pairs separated by commas (`limit`, `vcf`, `lmr`, `init`) over the
+    /// Reads `key=value` pairs separated by commas (`limit`, `vcf`, `lmr`, `init`, `qwin`, ...) over the
     /// defaults; `None` on an unknown key or bad number.
     pub fn parse(text: &str) -> Option<Tuning> {
         let mut t = Tuning::DEFAULT;
@@ -99,6 +107,8 @@ impl Tuning {
                 "vcf" => t.leaf_vcf = n != 0,
                 "vcfnodes" => t.leaf_vcf_nodes = n.max(1) as u64,
                 "lmr" => t.lmr = n != 0,
+                "lmp" => t.lmp_base = n.clamp(0, 1000) as usize,
+                "lmrlog" => t.lmr_log_div = n.clamp(0, 1000) as i32,
                 "init" => t.initiative_16ths = n,
                 "vcfdepth" => t.vcf_min_depth = n as i32,
                 "safety" => t.root_safety = n != 0,
@@ -481,7 +491,11 @@ impl<'a> Searcher<'a> {
             if root && self.root_exclude.contains(&m) {
                 continue;
             }
-            let limit = self.tuning.non_pv_move_limit;
+            let mut limit = self.tuning.non_pv_move_limit;
+            if self.tuning.lmp_base > 0 && depth > 0 {
+                let d = depth as usize;
+                limit = limit.min(self.tuning.lmp_base + d * d / 2);
+            }
             if !pv_node
                 && !forced
                 && limit > 0
@@ -501,7 +515,13 @@ impl<'a> Searcher<'a> {
                 // Late, quiet moves are searched shallower first.
                 let quiet = tm < Threat::Flex3 && to < Threat::Flex3;
                 let r = if self.tuning.lmr && depth >= 3 && searched >= 3 && quiet {
-                    1 + (searched >= 8) as i32
+                    if self.tuning.lmr_log_div > 0 {
+                        let x = (depth as f64).ln() * ((searched + 1) as f64).ln() * 10.0
+                            / self.tuning.lmr_log_div as f64;
+                        ((x + 0.5) as i32 - pv_node as i32).clamp(1, depth - 1)
+                    } else {
+                        1 + (searched >= 8) as i32
+                    }
                 } else {
                     0
                 };

@@ -106,6 +106,10 @@ mod tests {
             (t.non_pv_move_limit, t.leaf_vcf, t.lmr, t.initiative_16ths),
             (0, true, false, 16)
         );
+        let t = Tuning::parse("qwin=1,lmp=3,lmrlog=18,nextpct=80,stablepct=70").unwrap();
+        assert!(t.quick_win);
+        assert_eq!((t.lmp_base, t.lmr_log_div), (3, 18));
+        assert_eq!((t.next_iteration_pct, t.stable_stop_pct), (80, 70));
         assert_eq!(Tuning::parse("bogus=1"), None);
         assert_eq!(Tuning::parse("limit=x"), None);
     }
