@@ -94,8 +94,8 @@ impl Tuning {
         next_iteration_pct: super::time::NEXT_ITERATION_PCT,
     };
 
-    /// Reads `key=value` pairs separated by commas (`limit`, `vcf`, `lmr`, `init`, `qwin`, ...) over the
-    /// defaults; `None` on an unknown key or bad number.
+    /// Reads `key=value` pairs separated by commas (`limit`, `vcf`, `lmr`, `init`, `qwin`, ...)
+    /// over the defaults; `None` on an unknown key or bad number.
     pub fn parse(text: &str) -> Option<Tuning> {
         let mut t = Tuning::DEFAULT;
         for kv in text.split(',').filter(|s| !s.is_empty()) {
