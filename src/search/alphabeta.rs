@@ -131,8 +131,8 @@ thread_local! {
         std::cell::Cell::new(PROCESS_TUNING.get().copied().unwrap_or(Tuning::DEFAULT));
 }
 
-/// Sets the knobs of every thread started afterwards (and of this one, if it has not read its
-/// knobs yet). Only the first call has an effect; returns whether it did. For A/B matches
+/// Sets the knobs of this thread and of every thread that reads its knobs afterwards. Only the
+/// first call has an effect; returns whether it did. For A/B matches
 /// between two copies of one binary; production code never calls it.
 pub fn set_process_tuning(t: Tuning) -> bool {
     let first = PROCESS_TUNING.set(t).is_ok();
