@@ -18,37 +18,15 @@
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use rensa::pos::to_algebraic;
-use rensa::search::greedy;
 use rensa::tactics::prover::Prover;
 use rensa::tactics::{self, Entry, Kind};
 use rensa::{Board, Color, Game, Pos, Rule};
 
 mod common;
-use common::random_near;
+use common::{entry_line, next_move, points_text, GenArgs};
 
 /// Node budget per prover question while generating (positions that need more are skipped).
 const GEN_NODE_LIMIT: u64 = 300_000;
-
-fn moves_text(moves: &[Pos]) -> String {
-    if moves.iter().all(|p| p.x < 26) {
-        to_algebraic(moves).unwrap_or_default()
-    } else {
-        moves
-            .iter()
-            .map(|p| p.to_string())
-            .collect::<Vec<_>>()
-            .join(" ")
-    }
-}
-
-fn points_text(points: &[Pos]) -> String {
-    points
-        .iter()
-        .map(|p| p.to_string())
-        .collect::<Vec<_>>()
-        .join(" ")
-}
 
 /// Shortest VCF first moves for `color` under `rule` on `b`, if any (moves, firsts).
 fn shortest(b: &Board, rule: Rule, color: Color, max: u32) -> Option<(u32, Vec<Pos>)> {
@@ -71,23 +49,19 @@ fn renju_note(b: &Board, color: Color, firsts: &[Pos], moves: u32) -> String {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.len() < 4 {
-        eprintln!(
-            "usage: gen_tactics RULE WxH SEED GAMES [PREFIX [MIN_WIN_PLIES [MIN_DEFEND_PLIES]]]"
-        );
-        std::process::exit(2);
-    }
-    let rule = Rule::parse(&args[0]).expect("rule");
-    let (w, h) = args[1]
-        .split_once('x')
-        .map(|(a, b)| (a.parse().unwrap(), b.parse().unwrap()))
-        .expect("WxH");
-    let seed: u64 = args[2].parse().expect("seed");
-    let games: usize = args[3].parse().expect("games");
-    let prefix = args.get(4).cloned().unwrap_or_else(|| rule.name().into());
-    let min_win_plies: u32 = args.get(5).map_or(5, |a| a.parse().expect("plies"));
-    let min_defend_plies: u32 = args.get(6).map_or(3, |a| a.parse().expect("plies"));
+    let GenArgs {
+        rule,
+        width: w,
+        height: h,
+        seed,
+        games,
+        prefix,
+        rest,
+    } = GenArgs::from_env(
+        "gen_tactics RULE WxH SEED GAMES [PREFIX [MIN_WIN_PLIES [MIN_DEFEND_PLIES]]]",
+    );
+    let min_win_plies: u32 = rest.first().map_or(5, |a| a.parse().expect("plies"));
+    let min_defend_plies: u32 = rest.get(1).map_or(3, |a| a.parse().expect("plies"));
     println!("# gen_tactics {rule} {w}x{h} seed {seed} games {games}");
     let mut rng = StdRng::seed_from_u64(seed);
     let mut count = 0;
@@ -125,7 +99,7 @@ fn main() {
                                 comment: format!("{me} VCF{note}"),
                             };
                             if tactics::verify_entry(&e).is_ok() {
-                                print_entry(&e);
+                                println!("{}", entry_line(&e));
                                 next_win = ply + 10;
                                 count += 1;
                             }
@@ -154,7 +128,7 @@ fn main() {
                                         comment: format!("{me} defends against a VCF"),
                                     };
                                     if tactics::verify_entry(&e).is_ok() {
-                                        print_entry(&e);
+                                        println!("{}", entry_line(&e));
                                         next_defend = ply + 10;
                                         count += 1;
                                     }
@@ -171,12 +145,7 @@ fn main() {
                 !probe.win_points(g.board(), Color::Black).is_empty()
                     || !probe.win_points(g.board(), Color::White).is_empty()
             };
-            let mv = if urgent || rng.gen_bool(greedy_share) {
-                greedy::best_move(&g)
-            } else {
-                random_near(&mut rng, &g).or_else(|| greedy::best_move(&g))
-            };
-            match mv {
+            match next_move(&mut rng, &g, greedy_share, urgent) {
                 Some(m) => {
                     if g.play(m).is_err() {
                         break;
@@ -187,21 +156,6 @@ fn main() {
         }
     }
     eprintln!("{count} entries");
-}
-
-fn print_entry(e: &Entry) {
-    println!(
-        "{} | {} | {}x{} | {} | {} | {} | {} | {}",
-        e.id,
-        e.rule,
-        e.width,
-        e.height,
-        moves_text(&e.moves),
-        e.kind,
-        points_text(&e.answers),
-        e.plies.map_or("-".into(), |p| p.to_string()),
-        e.comment
-    );
 }
 
 /// Plies of a VCF of `n` attacker moves.

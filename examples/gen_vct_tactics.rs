@@ -13,31 +13,25 @@
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use rensa::board::fast::FastBoard;
-use rensa::pos::to_algebraic;
-use rensa::search::greedy;
 use rensa::search::vct::{Vct, VctCache};
 use rensa::tactics::prover::Prover;
 use rensa::tactics::{self, Entry, Kind};
-use rensa::{Game, Rule};
+use rensa::Game;
 
 mod common;
-use common::random_near;
+use common::{entry_line, next_move, GenArgs};
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.len() < 4 {
-        eprintln!("usage: gen_vct_tactics RULE WxH SEED GAMES [PREFIX [MAX]]");
-        std::process::exit(2);
-    }
-    let rule = Rule::parse(&args[0]).expect("rule");
-    let (w, h) = args[1]
-        .split_once('x')
-        .map(|(a, b)| (a.parse().unwrap(), b.parse().unwrap()))
-        .expect("WxH");
-    let seed: u64 = args[2].parse().expect("seed");
-    let games: usize = args[3].parse().expect("games");
-    let prefix = args.get(4).cloned().unwrap_or_else(|| rule.name().into());
-    let max: usize = args.get(5).map_or(10, |a| a.parse().expect("max"));
+    let GenArgs {
+        rule,
+        width: w,
+        height: h,
+        seed,
+        games,
+        prefix,
+        rest,
+    } = GenArgs::from_env("gen_vct_tactics RULE WxH SEED GAMES [PREFIX [MAX]]");
+    let max: usize = rest.first().map_or(10, |a| a.parse().expect("max"));
     println!("# gen_vct_tactics {rule} {w}x{h} seed {seed} games {games}");
     let mut rng = StdRng::seed_from_u64(seed);
     let mut cache = VctCache::new(18);
@@ -75,7 +69,7 @@ fn main() {
                             };
                             match tactics::verify_entry(&e) {
                                 Ok(()) => {
-                                    print_entry(&e);
+                                    println!("{}", entry_line(&e));
                                     count += 1;
                                     if count >= max {
                                         break 'games;
@@ -88,32 +82,13 @@ fn main() {
                     }
                 }
             }
-            let m = if rng.gen_bool(greedy_share) {
-                greedy::best_move(&g)
-            } else {
-                random_near(&mut rng, &g).or_else(|| greedy::best_move(&g))
+            let Some(m) = next_move(&mut rng, &g, greedy_share, false) else {
+                break;
             };
-            let Some(m) = m else { break };
             if g.play(m).is_err() {
                 break;
             }
         }
     }
     eprintln!("{count} entries");
-}
-
-fn print_entry(e: &Entry) {
-    let answers: Vec<String> = e.answers.iter().map(|p| p.to_string()).collect();
-    println!(
-        "{} | {} | {}x{} | {} | {} | {} | {} | {}",
-        e.id,
-        e.rule,
-        e.width,
-        e.height,
-        to_algebraic(&e.moves).unwrap_or_default(),
-        e.kind,
-        answers.join(" "),
-        e.plies.map_or("-".into(), |p| p.to_string()),
-        e.comment
-    );
 }

@@ -649,13 +649,7 @@ pub fn wins_within_5_plies(b: &Board, rule: Rule, me: Color) -> Result<Vec<Pos>,
 /// tried nearest to `m` first, because a refutation is usually a block next to it.
 fn wins_within_5(b: &Board, rule: Rule, me: Color, m: Pos, p: &mut Prover) -> Result<bool, String> {
     let opp = me.opponent();
-    let legal = |b: &Board, q: Pos, c: Color| {
-        b.is_empty(q)
-            && !(rule == Rule::Renju
-                && c == Color::Black
-                && crate::board::rules::is_forbidden(b, q))
-    };
-    if !legal(b, m, me) {
+    if !is_legal(b, rule, m, me) {
         return Ok(false);
     }
     let mut after = b.clone();
@@ -665,7 +659,7 @@ fn wins_within_5(b: &Board, rule: Rule, me: Color, m: Pos, p: &mut Prover) -> Re
     }
     let mut replies: Vec<Pos> = after
         .empty_cells()
-        .filter(|&r| legal(&after, r, opp))
+        .filter(|&r| is_legal(&after, rule, r, opp))
         .collect();
     let dist = |r: &Pos| {
         (r.x as i32 - m.x as i32)
@@ -684,6 +678,12 @@ fn wins_within_5(b: &Board, rule: Rule, me: Color, m: Pos, p: &mut Prover) -> Re
     Ok(true)
 }
 
+/// Whether `c` may play `p` on `b` under `rule`: an empty cell, and not a foul for renju black.
+fn is_legal(b: &Board, rule: Rule, p: Pos, c: Color) -> bool {
+    b.is_empty(p)
+        && !(rule == Rule::Renju && c == Color::Black && crate::board::rules::is_forbidden(b, p))
+}
+
 /// Node budget for proving that an engine move outside the answers still wins.
 const OTHER_WIN_NODE_LIMIT: u64 = 300_000;
 
@@ -692,13 +692,7 @@ const OTHER_WIN_NODE_LIMIT: u64 = 300_000;
 /// out of the node budget counts as not proven.
 pub fn proven_win_after(b: &Board, rule: Rule, me: Color, m: Pos) -> bool {
     let opp = me.opponent();
-    let legal = |b: &Board, p: Pos, c: Color| {
-        b.is_empty(p)
-            && !(rule == Rule::Renju
-                && c == Color::Black
-                && crate::board::rules::is_forbidden(b, p))
-    };
-    if !legal(b, m, me) {
+    if !is_legal(b, rule, m, me) {
         return false;
     }
     if crate::board::rules::is_win(b, rule, m, me) {
@@ -712,7 +706,7 @@ pub fn proven_win_after(b: &Board, rule: Rule, me: Color, m: Pos) -> bool {
     }
     let replies: Vec<Pos> = after
         .empty_cells()
-        .filter(|&r| legal(&after, r, opp))
+        .filter(|&r| is_legal(&after, rule, r, opp))
         .collect();
     replies
         .into_iter()
