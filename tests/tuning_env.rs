@@ -65,3 +65,30 @@ fn tuning_from_the_environment() {
         }
     }
 }
+
+/// Evaluation weights and the null-move knob in `RENSA_TUNING` reach the search: the bench's node
+/// count changes.
+#[test]
+fn evaluation_weights_from_the_environment() {
+    let bench = |tuning: &str| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_pbrain-rensa"))
+            .arg("bench")
+            .env("RENSA_TUNING", tuning)
+            .env_remove("RUST_LOG")
+            .output()
+            .expect("run bench");
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        let last = text.lines().last().unwrap_or_default().to_string();
+        assert!(last.starts_with("Bench: "), "{tuning}: {text}");
+        last
+    };
+    let default = bench("");
+    assert_ne!(bench("p8=1000,b7=100"), default);
+    // The null move (off by default) prunes some of the bench's nodes.
+    assert_ne!(bench("nmp=2"), default);
+    assert_eq!(
+        bench("limit=12"),
+        default,
+        "an explicit default changes nothing"
+    );
+}

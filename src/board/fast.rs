@@ -65,6 +65,8 @@ pub struct FastBoard {
     /// recomputing (see [`FastBoard::put`]).
     log: Vec<(u32, CellState)>,
     bbox: Bbox,
+    /// Null moves in force (see [`FastBoard::make_null`]): each passes the move once.
+    passes: usize,
 }
 
 /// What a cell knows about itself, per colour. For an empty cell: the pattern byte (class and
@@ -184,6 +186,7 @@ impl FastBoard {
             history: Vec::with_capacity(width * height),
             log: Vec::new(),
             bbox: EMPTY_BBOX,
+            passes: 0,
         };
         // Every cell starts in the `None` bucket; occupied cells stay there.
         b.totals.threat_count[0][0] = (width * height) as u16;
@@ -286,7 +289,21 @@ impl FastBoard {
     }
 
     pub fn side_to_move(&self) -> Color {
-        Color::of_ply(self.history.len())
+        Color::of_ply(self.history.len() + self.passes)
+    }
+
+    /// Passes the move to the opponent (a search's null move); [`FastBoard::unmake_null`] takes
+    /// it back. Null moves must be taken back in order with the real moves made after them.
+    pub fn make_null(&mut self) {
+        self.passes += 1;
+        self.hash ^= zobrist::keys().side;
+    }
+
+    /// Takes back the last [`FastBoard::make_null`].
+    pub fn unmake_null(&mut self) {
+        debug_assert!(self.passes > 0, "unmake_null without a null move");
+        self.passes -= 1;
+        self.hash ^= zobrist::keys().side;
     }
 
     pub fn last_move(&self) -> Option<Idx> {
@@ -623,7 +640,7 @@ impl FastBoard {
     pub fn is_consistent(&self) -> bool {
         let mut sums = [0i32; 2];
         let mut counts = [[0u16; 16]; 2];
-        let mut hash = if self.history.len() % 2 == 1 {
+        let mut hash = if (self.history.len() + self.passes) % 2 == 1 {
             zobrist::keys().side
         } else {
             0
@@ -858,6 +875,26 @@ mod tests {
     use super::*;
     use crate::board::rules;
     use rand::{Rng, SeedableRng};
+
+    #[test]
+    fn a_null_move_passes_the_turn_and_comes_back() {
+        let mut b = FastBoard::new(15, 15, Rule::Freestyle).unwrap();
+        b.make(b.idx(Pos::new(7, 7)));
+        let (hash, side) = (b.hash(), b.side_to_move());
+        b.make_null();
+        assert_eq!(b.side_to_move(), side.opponent());
+        assert_ne!(b.hash(), hash);
+        assert!(b.is_consistent());
+        // The same stones with the same side to move hash alike, however the turn passed.
+        let i = b.idx(Pos::new(8, 8));
+        b.make(i);
+        assert_eq!(b.cell(i), stone(side.opponent()));
+        assert!(b.is_consistent());
+        b.unmake();
+        b.unmake_null();
+        assert_eq!((b.hash(), b.side_to_move()), (hash, side));
+        assert!(b.is_consistent());
+    }
 
     const RULES: [Rule; 5] = Rule::ALL;
 

@@ -375,10 +375,41 @@ impl Threat {
     }
 }
 
-/// Value of one line pattern for the evaluation, in centi-stones.
+/// Value of one line pattern for the evaluation, in centi-stones (indexed by [`Pattern`]).
 pub const PATTERN_SCORE: [i32; 10] = [0, 2, 5, 8, 20, 28, 80, 90, 400, 2000];
 
-fn combine(p: [Pattern; 4]) -> (Threat, i32) {
+/// Bonus of a cell's combined threat class (indexed by [`Threat`]), on top of its patterns.
+pub const THREAT_BONUS: [i32; 10] = [0, 0, 0, 30, 0, 250, 0, 500, 600, 0];
+
+/// The evaluation's weights: a cell's score for a colour is the sum of its four line patterns'
+/// scores plus the bonus of its threat class.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EvalWeights {
+    pub pattern: [i32; 10],
+    pub bonus: [i32; 10],
+}
+
+impl EvalWeights {
+    pub const DEFAULT: EvalWeights = EvalWeights {
+        pattern: PATTERN_SCORE,
+        bonus: THREAT_BONUS,
+    };
+}
+
+static WEIGHTS: OnceLock<EvalWeights> = OnceLock::new();
+
+/// Replaces the evaluation weights for the whole process (developers' A/B experiments through
+/// `RENSA_TUNING`). Only works before the first board is built; returns whether it did.
+pub fn set_weights(w: EvalWeights) -> bool {
+    WEIGHTS.set(w).is_ok()
+}
+
+/// The weights in force.
+pub fn weights() -> &'static EvalWeights {
+    WEIGHTS.get_or_init(|| EvalWeights::DEFAULT)
+}
+
+fn combine(p: [Pattern; 4], w: &EvalWeights) -> (Threat, i32) {
     let count = |f: &dyn Fn(Pattern) -> bool| p.iter().filter(|&&x| f(x)).count();
     let fives = count(&|x| x == Pattern::Five);
     let flex4 = count(&|x| x == Pattern::Flex4);
@@ -407,15 +438,8 @@ fn combine(p: [Pattern; 4]) -> (Threat, i32) {
     } else {
         Threat::None
     };
-    let base: i32 = p.iter().map(|&x| PATTERN_SCORE[x as usize]).sum();
-    let bonus = match threat {
-        Threat::Flex4 => 600,
-        Threat::Four3 => 500,
-        Threat::Three3 => 250,
-        Threat::Three2 => 30,
-        _ => 0,
-    };
-    (threat, base + bonus)
+    let base: i32 = p.iter().map(|&x| w.pattern[x as usize]).sum();
+    (threat, base + w.bonus[threat as usize])
 }
 
 /// Combined threat and score of a cell from its four line patterns (index: four 4-bit classes).
@@ -446,9 +470,10 @@ pub fn combo() -> &'static ComboTable {
             .into_boxed_slice()
             .try_into()
             .expect("2^16 entries");
+        let w = weights();
         for (i, e) in entry.iter_mut().enumerate() {
             let p = [0, 4, 8, 12].map(|s| Pattern::ALL[((i >> s) & 15).min(9)]);
-            let (t, s) = combine(p);
+            let (t, s) = combine(p, w);
             *e = ((t as u32) << 16) | s.clamp(0, i16::MAX as i32) as u32;
         }
         ComboTable { entry }

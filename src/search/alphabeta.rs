@@ -10,7 +10,7 @@
 use super::tt::{self, Tt, BOUND_EXACT, BOUND_LOWER, BOUND_UPPER};
 use super::vcf::{Vcf, VcfCache};
 use crate::board::fast::{FastBoard, Idx};
-use crate::board::pattern::Threat;
+use crate::board::pattern::{EvalWeights, Threat};
 use crate::eval::evaluate_with;
 use crate::types::{Color, Rule, Value};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -75,6 +75,15 @@ pub struct Tuning {
     pub stable_stop_pct: u64,
     /// Time policy: percent of the hard limit after which no new iteration starts.
     pub next_iteration_pct: u64,
+    /// Null-move reduction (0 = no null moves): at non-PV nodes whose static value reaches beta
+    /// and whose opponent can make no four and no double three, a pass searched `nmp + 1 +
+    /// depth / 4` plies shallower that still fails high cuts the node.
+    pub nmp: i32,
+    /// Smallest remaining depth for a null move.
+    pub nmp_depth: i32,
+    /// Evaluation weights (keys `p1`..`p9`: pattern scores, `b1`..`b9`: threat bonuses); they
+    /// take effect through [`set_process_tuning`] only, before the first board is built.
+    pub eval: EvalWeights,
 }
 
 impl Tuning {
@@ -92,6 +101,9 @@ impl Tuning {
         quick_win: false,
         stable_stop_pct: super::time::STABLE_STOP_PCT,
         next_iteration_pct: super::time::NEXT_ITERATION_PCT,
+        nmp: 0,
+        nmp_depth: 3,
+        eval: EvalWeights::DEFAULT,
     };
 
     /// Reads `key=value` pairs separated by commas (`limit`, `vcf`, `lmr`, `init`, `qwin`, ...)
@@ -115,7 +127,17 @@ impl Tuning {
                 "qwin" => t.quick_win = n != 0,
                 "stablepct" => t.stable_stop_pct = n.clamp(0, 100) as u64,
                 "nextpct" => t.next_iteration_pct = n.clamp(0, 100) as u64,
-                _ => return None,
+                "nmp" => t.nmp = n.clamp(0, 20) as i32,
+                "nmpdepth" => t.nmp_depth = n.clamp(1, 100) as i32,
+                k => {
+                    let (table, j) = match k.split_at(1) {
+                        ("p", j) => (&mut t.eval.pattern, j),
+                        ("b", j) => (&mut t.eval.bonus, j),
+                        _ => return None,
+                    };
+                    let j: usize = j.parse().ok().filter(|j| (1..=9).contains(j))?;
+                    table[j] = n.clamp(0, 10_000) as i32;
+                }
             }
         }
         Some(t)
@@ -138,6 +160,9 @@ pub fn set_process_tuning(t: Tuning) -> bool {
     let first = PROCESS_TUNING.set(t).is_ok();
     if first {
         set_tuning(t);
+        if t.eval != EvalWeights::DEFAULT && !crate::board::pattern::set_weights(t.eval) {
+            log::warn!("evaluation weights set after the first board: ignored");
+        }
     }
     first
 }
@@ -231,6 +256,8 @@ pub struct Searcher<'a> {
     history: Vec<[i32; 2]>,
     pv: Vec<Vec<Idx>>,
     buffers: Vec<Vec<(Idx, i32)>>,
+    /// Per ply: the move made there was a null move (no two in a row).
+    null_at: Vec<bool>,
     /// Root moves not to consider (multi-PV).
     pub root_exclude: Vec<Idx>,
     tuning: Tuning,
@@ -269,6 +296,7 @@ impl<'a> Searcher<'a> {
             history: vec![[0; 2]; cells],
             pv: vec![Vec::new(); MAX_PLY + 1],
             buffers: vec![Vec::new(); MAX_PLY + 1],
+            null_at: vec![false; MAX_PLY + 1],
             root_exclude: Vec::new(),
             tuning: tuning(),
         }
@@ -467,6 +495,35 @@ impl<'a> Searcher<'a> {
             }
         }
 
+        // Step 5c. Null move: when even passing keeps the value above beta, so does a move
+        // (Gomoku has no zugzwang). Only when the opponent cannot start a four or a double
+        // three, whose replies a shallow search would misjudge.
+        if self.tuning.nmp > 0
+            && !pv_node
+            && !root
+            && opp_fives == 0
+            && depth >= self.tuning.nmp_depth
+            && !self.null_at[ply - 1]
+            && beta.abs() < Value::MATE_BOUND.0
+            && [Threat::Three3, Threat::Four3, Threat::Flex4]
+                .iter()
+                .all(|&t| self.b.count(opp, t) == 0)
+            && self.null_value() >= beta
+        {
+            let r = self.tuning.nmp + 1 + depth / 4;
+            self.b.make_null();
+            self.null_at[ply] = true;
+            let v = -self.search(depth - r, -beta, -beta + 1, ply + 1);
+            self.null_at[ply] = false;
+            self.b.unmake_null();
+            if self.aborted {
+                return 0;
+            }
+            if v >= beta {
+                return if v >= Value::MATE_BOUND.0 { beta } else { v };
+            }
+        }
+
         // Step 6. Moves.
         let mut moves = std::mem::take(&mut self.buffers[ply]);
         self.generate(&mut moves, opp_fives, ply, tt_move, pv_node);
@@ -583,6 +640,14 @@ impl<'a> Searcher<'a> {
         self.tt
             .store(key, tt::value_to_tt(best, p), best_move, depth, bound);
         best
+    }
+
+    /// The static value for the side to move if it passed (the opponent has the initiative).
+    fn null_value(&mut self) -> i32 {
+        self.b.make_null();
+        let v = -evaluate_with(&self.b, self.tuning.initiative_16ths);
+        self.b.unmake_null();
+        v
     }
 
     /// A VCF for the side to move within `max_nodes` (none if it has no four to start with).

@@ -112,5 +112,14 @@ mod tests {
         assert_eq!((t.next_iteration_pct, t.stable_stop_pct), (80, 70));
         assert_eq!(Tuning::parse("bogus=1"), None);
         assert_eq!(Tuning::parse("limit=x"), None);
+        let t = Tuning::parse("p6=3,b4=92,b8=387").unwrap();
+        assert_eq!(
+            (t.eval.pattern[6], t.eval.bonus[4], t.eval.bonus[8]),
+            (3, 92, 387)
+        );
+        assert_eq!(t.eval.pattern[7], Tuning::DEFAULT.eval.pattern[7]);
+        for bad in ["p0=1", "p10=1", "q1=1", "b=1", "px=1"] {
+            assert_eq!(Tuning::parse(bad), None, "{bad}");
+        }
     }
 }

@@ -1,0 +1,287 @@
+//! Fits the evaluation's weights to game results (logistic regression, "Texel tuning").
+//!
+//! `cargo run --release --example tune_eval -- <rule> [--all] [--split] [--extra] <games.jsonl>...`
+//!
+//! Every position of every game (after the opening) whose side to move has no immediate win and
+//! need not block a five becomes one sample: its features are, per colour, how many empty cells
+//! and directions carry each line pattern and how many empty cells carry each threat class; its
+//! label is the game's result for the side to move. The evaluation is linear in its weights
+//! (pattern scores, threat bonuses) given the initiative factor, so the fit is a small logistic
+//! regression: first the scale `K` that maps the current evaluation to a win probability, then
+//! the weights with `K` fixed (so the evaluation keeps its units). Games between two engines
+//! whose names contain `pentazen` or `rapfi` are skipped unless `--all` is given; duplicate games
+//! are counted once; one game in ten is held out to check that the fit generalises.
+//!
+//! Two richer models, to see whether they would predict results better (they are not what the
+//! engine evaluates): `--split` fits separate weights for the side to move and the opponent
+//! instead of one table and the initiative factor; `--extra` adds, per side and threat class
+//! (flex three, double three, four, four-three), whether it has at least one and at least two
+//! such cells. Features are counted on the cells within two of the stones' bounding box.
+use rensa::board::fast::FastBoard;
+use rensa::board::pattern::Threat;
+use rensa::referee::records::read_records;
+use rensa::{Color, Rule};
+use std::collections::HashSet;
+
+/// Weights: pattern scores 1..=8, threat bonuses for threat classes 1..=8, then initiative/16.
+const NP: usize = 8;
+const NT: usize = 8;
+const NW: usize = NP + NT;
+
+struct Sample {
+    /// Features of the side to move, then of the opponent.
+    f: [[f32; NW]; 2],
+    /// Experimental: per side (mover, opponent) and threat class Flex3, Three3, Block4, Four3,
+    /// whether it has at least one / at least two such cells.
+    ind: [f32; 16],
+    label: f32,
+    test: bool,
+    /// +1 when black is to move, -1 for white: the openings favour one colour, and a fitted bias
+    /// keeps that out of the weights.
+    colour: f32,
+}
+
+/// Whether the command line has `name`.
+fn flag(name: &str) -> bool {
+    std::env::args().any(|a| a == name)
+}
+
+fn indicators(b: &FastBoard, me: Color) -> [f32; 16] {
+    let mut v = [0f32; 16];
+    let classes = [Threat::Flex3, Threat::Three3, Threat::Block4, Threat::Four3];
+    for (side, c) in [me, me.opponent()].into_iter().enumerate() {
+        for (k, &t) in classes.iter().enumerate() {
+            let n = b.count(c, t);
+            v[side * 8 + k * 2] = (n >= 1) as u8 as f32;
+            v[side * 8 + k * 2 + 1] = (n >= 2) as u8 as f32;
+        }
+    }
+    v
+}
+
+fn features(b: &FastBoard, c: Color) -> [f32; NW] {
+    let mut f = [0f32; NW];
+    for i in b.area(2) {
+        if !b.is_empty(i) {
+            continue;
+        }
+        for d in 0..4 {
+            let p = b.pattern(i, c, d) as usize;
+            if (1..=NP).contains(&p) {
+                f[p - 1] += 1.0;
+            }
+        }
+        let t = b.threat(i, c) as usize;
+        if (1..=NT).contains(&t) {
+            f[NP + t - 1] += 1.0;
+        }
+    }
+    f
+}
+
+fn current_weights() -> Vec<f64> {
+    let w = rensa::board::pattern::weights();
+    let mut v: Vec<f64> = (1..=NP).map(|p| w.pattern[p] as f64).collect();
+    v.extend((1..=NT).map(|t| w.bonus[t] as f64));
+    v
+}
+
+/// The model's inputs for one sample: the evaluation is `w . x`. Tied: one weight per feature,
+/// the side to move's counts scaled by the initiative; split: separate weights for the side to
+/// move and the opponent. The last input is the colour.
+fn inputs(s: &Sample, split: bool) -> Vec<f64> {
+    let init = rensa::eval::INITIATIVE_16THS as f64 / 16.0;
+    let mut x = Vec::with_capacity(2 * NW + 1);
+    if split {
+        x.extend(s.f[0].iter().map(|&v| v as f64 / 4.0));
+        x.extend(s.f[1].iter().map(|&v| -v as f64 / 4.0));
+    } else {
+        x.extend((0..NW).map(|j| (s.f[0][j] as f64 * init - s.f[1][j] as f64) / 4.0));
+    }
+    if flag("--extra") {
+        x.extend(s.ind.iter().map(|&v| v as f64 * 100.0));
+    }
+    x.push(s.colour as f64);
+    x
+}
+
+fn dot(x: &[f64], w: &[f64]) -> f64 {
+    x.iter().zip(w).map(|(a, b)| a * b).sum()
+}
+
+fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+fn loss(data: &[(Vec<f64>, f64, bool)], w: &[f64], k: f64, test: bool) -> f64 {
+    let mut sum = 0.0;
+    let mut n = 0usize;
+    for (x, y, _) in data.iter().filter(|d| d.2 == test) {
+        let p = sigmoid(dot(x, w) / k).clamp(1e-9, 1.0 - 1e-9);
+        sum -= y * p.ln() + (1.0 - y) * (1.0 - p).ln();
+        n += 1;
+    }
+    sum / n.max(1) as f64
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let all = flag("--all");
+    let args: Vec<&String> = args.iter().filter(|a| !a.starts_with("--")).collect();
+    let rule = Rule::parse(args.first().expect("rule")).expect("rule name");
+    let mut seen = HashSet::new();
+    let mut samples = Vec::new();
+    let mut games = 0usize;
+    for path in &args[1..] {
+        let Ok(text) = std::fs::read_to_string(path) else {
+            continue;
+        };
+        for g in read_records(&text).0 {
+            let external = |n: &str| n.contains("pentazen") || n.contains("rapfi");
+            if g.rule != rule
+                || g.width != 15
+                || (!all && (external(&g.black) || external(&g.white)))
+            {
+                continue;
+            }
+            let moves = g.all_moves();
+            if !seen.insert(moves.clone()) {
+                continue;
+            }
+            games += 1;
+            // Held out by content, so the split does not depend on the order of the files.
+            let h = moves.iter().fold(17u64, |h, m| {
+                h.wrapping_mul(0x100000001b3) ^ (m.x as u64 * 32 + m.y as u64)
+            });
+            let test = h % 10 == 0;
+            let mut b = FastBoard::new(g.width, g.height, rule).expect("board");
+            for (n, &m) in moves.iter().enumerate() {
+                if n >= g.opening.len() {
+                    let me = b.side_to_move();
+                    let opp = me.opponent();
+                    let decided = b.count(me, Threat::Five) > 0
+                        || b.count(me, Threat::Flex4) > 0
+                        || b.count(opp, Threat::Five) > 0;
+                    if !decided {
+                        let label = match g.winner {
+                            None => 0.5,
+                            Some(c) if c == me => 1.0,
+                            Some(_) => 0.0,
+                        };
+                        samples.push(Sample {
+                            f: [features(&b, me), features(&b, opp)],
+                            ind: indicators(&b, me),
+                            label,
+                            test,
+                            colour: if me == Color::Black { 1.0 } else { -1.0 },
+                        });
+                    }
+                }
+                let i = b.idx(m);
+                if !b.is_empty(i) {
+                    break;
+                }
+                b.make(i);
+            }
+        }
+    }
+    eprintln!("{games} games, {} positions", samples.len());
+    let split = flag("--split");
+    let data: Vec<(Vec<f64>, f64, bool)> = samples
+        .iter()
+        .map(|s| (inputs(s, split), s.label as f64, s.test))
+        .collect();
+    let cur = current_weights();
+    let mut w0: Vec<f64> = cur[..NW].to_vec();
+    if split {
+        let init = rensa::eval::INITIATIVE_16THS as f64 / 16.0;
+        w0 = cur[..NW]
+            .iter()
+            .map(|v| v * init)
+            .chain(cur[..NW].iter().copied())
+            .collect();
+    }
+    if flag("--extra") {
+        w0.extend([0.0; 16]);
+    }
+    let n_nonneg = w0.len();
+    w0.push(0.0);
+    let n = w0.len();
+    // Scale K for the current weights: a coarse, then finer scan.
+    let mut k = 100.0;
+    let mut best = f64::MAX;
+    for step in [100.0, 10.0, 1.0] {
+        let centre = k;
+        for j in -10..=10 {
+            let kk: f64 = centre + j as f64 * step;
+            if kk <= 0.0 {
+                continue;
+            }
+            let l = loss(&data, &w0, kk, false);
+            if l < best {
+                best = l;
+                k = kk;
+            }
+        }
+    }
+    println!(
+        "current: K {k}, train loss {:.5}, test loss {:.5}",
+        loss(&data, &w0, k, false),
+        loss(&data, &w0, k, true)
+    );
+    // Adam on the weights, K fixed.
+    let mut w = w0.clone();
+    let (mut m1, mut m2) = (vec![0.0; n], vec![0.0; n]);
+    let lr = 2.0;
+    let train: Vec<&(Vec<f64>, f64, bool)> = data.iter().filter(|d| !d.2).collect();
+    for it in 1..=600 {
+        let mut g = vec![0.0; n];
+        for (x, y, _) in &train {
+            let e = (sigmoid(dot(x, &w) / k) - y) / k;
+            for j in 0..n {
+                g[j] += e * x[j];
+            }
+        }
+        for j in 0..n {
+            let gj = g[j] / train.len() as f64;
+            m1[j] = 0.9 * m1[j] + 0.1 * gj;
+            m2[j] = 0.999 * m2[j] + 0.001 * gj * gj;
+            let mh = m1[j] / (1.0 - 0.9f64.powi(it));
+            let vh = m2[j] / (1.0 - 0.999f64.powi(it));
+            w[j] -= lr * mh / (vh.sqrt() + 1e-12);
+            if j < n_nonneg.min(if split { 2 * NW } else { NW }) {
+                w[j] = w[j].max(0.0);
+            }
+        }
+        if it % 100 == 0 {
+            println!(
+                "iter {it}: train {:.5} test {:.5}",
+                loss(&data, &w, k, false),
+                loss(&data, &w, k, true)
+            );
+        }
+    }
+    let r: Vec<i64> = w.iter().map(|x| x.round() as i64).collect();
+    let nw_used = if split { 2 * NW } else { NW };
+    for (h, chunk) in r[..nw_used].chunks(NW).enumerate() {
+        let who = if !split {
+            "weights"
+        } else if h == 0 {
+            "side to move"
+        } else {
+            "opponent"
+        };
+        println!("{who}: patterns 1..=8 {:?}", &chunk[..NP]);
+        println!("{who}: bonuses 1..=8 {:?}", &chunk[NP..]);
+    }
+    if n - 1 > n_nonneg - 16 && flag("--extra") {
+        println!(
+            "indicators (x100): {:?}",
+            &w[n_nonneg - 16..n_nonneg]
+                .iter()
+                .map(|v| (v * 100.0).round())
+                .collect::<Vec<_>>()
+        );
+    }
+    println!("colour bias: {}", r[n - 1]);
+}
