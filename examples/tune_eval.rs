@@ -79,8 +79,8 @@ fn features(b: &FastBoard, c: Color) -> [f32; NW] {
     f
 }
 
-fn current_weights() -> Vec<f64> {
-    let w = rensa::board::pattern::weights();
+fn current_weights(rule: Rule) -> Vec<f64> {
+    let w = rensa::board::pattern::weights(rule);
     let mut v: Vec<f64> = (1..=NP).map(|p| w.pattern[p] as f64).collect();
     v.extend((1..=NT).map(|t| w.bonus[t] as f64));
     v
@@ -191,7 +191,7 @@ fn main() {
         .iter()
         .map(|s| (inputs(s, split), s.label as f64, s.test))
         .collect();
-    let cur = current_weights();
+    let cur = current_weights(rule);
     let mut w0: Vec<f64> = cur[..NW].to_vec();
     if split {
         let init = rensa::eval::INITIATIVE_16THS as f64 / 16.0;

@@ -172,7 +172,7 @@ impl FastBoard {
                     .try_into()
                     .expect("a pattern table has an entry per key")
             }),
-            combo: pattern::combo(),
+            combo: pattern::combo(rule),
             dirs: [1, s, s + 1, s - 1],
             cells: vec![WALL; total],
             keys: vec![[0; 4]; total],
