@@ -1,6 +1,7 @@
 //! Fits the evaluation's weights to game results (logistic regression, "Texel tuning").
 //!
-//! `cargo run --release --example tune_eval -- <rule> [--all] [--split] [--extra] <games.jsonl>...`
+//! `cargo run --release --example tune_eval -- <rule> [--all] [--split] [--extra] [--init N]
+//! <games.jsonl>...` (`--init`: the initiative weight in 1/16ths the fit assumes).
 //!
 //! Every position of every game (after the opening) whose side to move has no immediate win and
 //! need not block a five becomes one sample: its features are, per colour, how many empty cells
@@ -39,6 +40,15 @@ struct Sample {
     /// +1 when black is to move, -1 for white: the openings favour one colour, and a fitted bias
     /// keeps that out of the weights.
     colour: f32,
+}
+
+/// The initiative weight in 1/16ths: `--init N`, else the engine's.
+fn initiative() -> f64 {
+    let args: Vec<String> = std::env::args().collect();
+    args.iter()
+        .position(|a| a == "--init")
+        .and_then(|i| args.get(i + 1)?.parse().ok())
+        .unwrap_or(rensa::eval::INITIATIVE_16THS as f64)
 }
 
 /// Whether the command line has `name`.
@@ -90,7 +100,7 @@ fn current_weights(rule: Rule) -> Vec<f64> {
 /// the side to move's counts scaled by the initiative; split: separate weights for the side to
 /// move and the opponent. The last input is the colour.
 fn inputs(s: &Sample, split: bool) -> Vec<f64> {
-    let init = rensa::eval::INITIATIVE_16THS as f64 / 16.0;
+    let init = initiative() / 16.0;
     let mut x = Vec::with_capacity(2 * NW + 1);
     if split {
         x.extend(s.f[0].iter().map(|&v| v as f64 / 4.0));
@@ -127,7 +137,12 @@ fn loss(data: &[(Vec<f64>, f64, bool)], w: &[f64], k: f64, test: bool) -> f64 {
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let all = flag("--all");
-    let args: Vec<&String> = args.iter().filter(|a| !a.starts_with("--")).collect();
+    let args: Vec<&String> = args
+        .iter()
+        .enumerate()
+        .filter(|&(i, a)| !a.starts_with("--") && (i == 0 || args[i - 1] != "--init"))
+        .map(|(_, a)| a)
+        .collect();
     let rule = Rule::parse(args.first().expect("rule")).expect("rule name");
     let mut seen = HashSet::new();
     let mut samples = Vec::new();
@@ -194,7 +209,7 @@ fn main() {
     let cur = current_weights(rule);
     let mut w0: Vec<f64> = cur[..NW].to_vec();
     if split {
-        let init = rensa::eval::INITIATIVE_16THS as f64 / 16.0;
+        let init = initiative() / 16.0;
         w0 = cur[..NW]
             .iter()
             .map(|v| v * init)
