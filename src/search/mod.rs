@@ -118,6 +118,8 @@ mod tests {
             (3, 92, 387)
         );
         assert_eq!(t.eval.pattern[7], Tuning::DEFAULT.eval.pattern[7]);
+        let t = Tuning::parse("o5=0,o7=40").unwrap();
+        assert_eq!((t.order_bonus[5], t.order_bonus[7]), (0, 40));
         for bad in ["p0=1", "p10=1", "q1=1", "b=1", "px=1"] {
             assert_eq!(Tuning::parse(bad), None, "{bad}");
         }
