@@ -7,6 +7,7 @@
 //! pattern tables.
 
 use crate::board::fast::FastBoard;
+use crate::board::pattern::Threat;
 
 /// Weight of the side to move's own potential relative to the opponent's, in 1/16ths: having the
 /// move is worth about a quarter more.
@@ -14,18 +15,86 @@ pub const INITIATIVE_16THS: i64 = 20;
 /// Largest absolute static value, kept well inside the non-mate range.
 pub const EVAL_LIMIT: i32 = 20_000;
 
+/// Threat classes whose presence the optional indicator terms look at (see
+/// [`evaluate_with`]).
+pub const INDICATOR_CLASSES: [Threat; 4] =
+    [Threat::Flex3, Threat::Three3, Threat::Block4, Threat::Four3];
+
 /// Value of the position for the side to move, in centi-stones.
 #[inline]
 pub fn evaluate(b: &FastBoard) -> i32 {
-    evaluate_with(b, INITIATIVE_16THS)
+    evaluate_with(b, INITIATIVE_16THS, None)
 }
 
-/// As [`evaluate`] with another initiative weight (in 1/16ths).
+/// As [`evaluate`] with another initiative weight (in 1/16ths) and, optionally, indicator
+/// terms (experiments): for the side to move (entries 0..8) and the opponent (8..16), per class
+/// of [`INDICATOR_CLASSES`], a value added when the side has at least one cell of that class
+/// and another when it has at least two.
 #[inline]
-pub fn evaluate_with(b: &FastBoard, initiative_16ths: i64) -> i32 {
+pub fn evaluate_with(b: &FastBoard, initiative_16ths: i64, indicators: Option<&[i32; 16]>) -> i32 {
     let me = b.side_to_move();
     let opp = me.opponent();
     let mine = b.score_sum(me) as i64 * initiative_16ths / 16;
     let theirs = b.score_sum(opp) as i64;
-    ((mine - theirs) / 4).clamp(-EVAL_LIMIT as i64, EVAL_LIMIT as i64) as i32
+    let mut v = (mine - theirs) / 4;
+    if let Some(ind) = indicators {
+        for (side, c) in [me, opp].into_iter().enumerate() {
+            for (k, &t) in INDICATOR_CLASSES.iter().enumerate() {
+                let n = b.count(c, t);
+                let at = side * 8 + k * 2;
+                if n >= 1 {
+                    v += ind[at] as i64;
+                }
+                if n >= 2 {
+                    v += ind[at + 1] as i64;
+                }
+            }
+        }
+    }
+    v.clamp(-EVAL_LIMIT as i64, EVAL_LIMIT as i64) as i32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pos::parse_algebraic;
+    use crate::types::Rule;
+
+    fn board(moves: &str) -> FastBoard {
+        let mut b = FastBoard::new(15, 15, Rule::Freestyle).unwrap();
+        for m in parse_algebraic(moves).unwrap() {
+            let i = b.idx(m);
+            b.make(i);
+        }
+        b
+    }
+
+    #[test]
+    fn indicator_terms_count_each_sides_threat_cells() {
+        // Black (to move) has an open three h8-j8: f8 and l8 make blocked fours. White's a1 a3
+        // a5 on the edge: a2 and a4 make blocked fours.
+        let b = board("h8a1i8a3j8a5");
+        let me = b.side_to_move();
+        let base = evaluate_with(&b, INITIATIVE_16THS, None);
+        assert_eq!(base, evaluate(&b));
+        assert_eq!(evaluate_with(&b, INITIATIVE_16THS, Some(&[0; 16])), base);
+        // Entries 4 and 5: the side to move's Block4 cells (at least one, at least two); entry
+        // 12: the opponent's.
+        let fours = b.count(me, Threat::Block4);
+        let mut ind = [0; 16];
+        ind[4] = 100; // side to move: at least one Block4 cell
+        ind[5] = 1000; // side to move: at least two
+        ind[12] = 7; // opponent: at least one Block4 cell
+        let expected = base
+            + if fours >= 1 { 100 } else { 0 }
+            + if fours >= 2 { 1000 } else { 0 }
+            + if b.count(me.opponent(), Threat::Block4) >= 1 {
+                7
+            } else {
+                0
+            };
+        assert_eq!(evaluate_with(&b, INITIATIVE_16THS, Some(&ind)), expected);
+        assert!(fours >= 2, "f8 and l8");
+        assert!(b.count(me.opponent(), Threat::Block4) >= 1, "a2 and a4");
+    }
 }

@@ -89,6 +89,8 @@ pub struct Tuning {
     /// Move-ordering bonus per threat class of a cell (keys `o1`..`o9`), for the side to move's
     /// threat (weighted like its cell score) and the opponent's (see [`ORDER_BONUS`]).
     pub order_bonus: [i32; 10],
+    /// Evaluation indicator terms (keys `i1`..`i16`, see [`evaluate_with`]; all zero = off).
+    pub indicators: [i32; 16],
     /// Evaluation weights (keys `p1`..`p9`: pattern scores, `b1`..`b9`: threat bonuses); they
     /// take effect through [`set_process_tuning`] only, before the first board is built.
     pub eval: EvalWeights,
@@ -112,6 +114,7 @@ impl Tuning {
         nmp: 0,
         nmp_depth: 3,
         order_bonus: ORDER_BONUS,
+        indicators: [0; 16],
         eval: EvalWeights::DEFAULT,
     };
 
@@ -139,6 +142,11 @@ impl Tuning {
                 "nmp" => t.nmp = n.clamp(0, 20) as i32,
                 "nmpdepth" => t.nmp_depth = n.clamp(1, 100) as i32,
                 k => {
+                    if let Some(j) = k.strip_prefix('i') {
+                        let j: usize = j.parse().ok().filter(|j| (1..=16).contains(j))?;
+                        t.indicators[j - 1] = n.clamp(-10_000, 10_000) as i32;
+                        continue;
+                    }
                     let (table, j) = match k.split_at(1) {
                         ("p", j) => (&mut t.eval.pattern, j),
                         ("b", j) => (&mut t.eval.bonus, j),
@@ -448,7 +456,7 @@ impl<'a> Searcher<'a> {
             return 0;
         }
         if ply >= MAX_PLY - 1 {
-            return evaluate_with(&self.b, self.tuning.initiative_16ths);
+            return self.static_value();
         }
         let opp_fives = self.b.count(opp, Threat::Five);
         if !root {
@@ -543,7 +551,7 @@ impl<'a> Searcher<'a> {
             return if opp_fives > 0 {
                 -(MATE - p - 2)
             } else {
-                evaluate_with(&self.b, self.tuning.initiative_16ths)
+                self.static_value()
             };
         }
         let forced = opp_fives > 0;
@@ -652,10 +660,22 @@ impl<'a> Searcher<'a> {
         best
     }
 
+    /// The static evaluation with this search's knobs.
+    #[inline]
+    fn static_value(&self) -> i32 {
+        let t = &self.tuning;
+        let ind = t
+            .indicators
+            .iter()
+            .any(|&v| v != 0)
+            .then_some(&t.indicators);
+        evaluate_with(&self.b, t.initiative_16ths, ind)
+    }
+
     /// The static value for the side to move if it passed (the opponent has the initiative).
     fn null_value(&mut self) -> i32 {
         self.b.make_null();
-        let v = -evaluate_with(&self.b, self.tuning.initiative_16ths);
+        let v = -self.static_value();
         self.b.unmake_null();
         v
     }
@@ -686,7 +706,7 @@ impl<'a> Searcher<'a> {
                 return MATE - p - n as i32;
             }
         }
-        evaluate_with(&self.b, self.tuning.initiative_16ths)
+        self.static_value()
     }
 
     /// Fills `out` with the moves worth searching, best first.
