@@ -20,7 +20,15 @@ pub const EVAL_LIMIT: i32 = 20_000;
 pub const INDICATOR_CLASSES: [Threat; 4] =
     [Threat::Flex3, Threat::Three3, Threat::Block4, Threat::Four3];
 
-/// Value of the position for the side to move, in centi-stones.
+/// The search's indicator terms (see [`evaluate_with`]; not used in caro), fitted together
+/// with the pattern weights (`examples/tune_eval.rs --extra`). By far the largest: the side to
+/// move can make a four-three.
+pub const INDICATORS: [i32; 16] = [
+    87, 53, 81, -154, -185, 176, 515, 40, // side to move
+    -8, -69, 26, 191, 187, -206, -2, 153, // opponent
+];
+
+/// Value of the position for the side to move, in centi-stones (without indicator terms).
 #[inline]
 pub fn evaluate(b: &FastBoard) -> i32 {
     evaluate_with(b, INITIATIVE_16THS, None)

@@ -377,16 +377,19 @@ impl Threat {
 
 /// Value of one line pattern for the evaluation, in centi-stones (indexed by [`Pattern`]).
 ///
-/// Fitted to game results (`examples/tune_eval.rs`, logistic regression over 91k freestyle
-/// positions from 2.7k games between versions of Rensa). Against the hand-set table that caro
-/// keeps ([`EvalWeights::CARO`]) it gained about 40 Elo in freestyle and exact five and 150 in
-/// renju, but lost about 100 in caro (200 ms per move, 100 games each, balanced openings). A
-/// cell that makes a single flex three is valued through its threat class (the Flex3 bonus)
-/// rather than its line pattern, and a cell that makes a four-three counts for much more.
-pub const PATTERN_SCORE: [i32; 10] = [0, 0, 2, 3, 9, 26, 0, 138, 433, 2000];
+/// Fitted to game results (`examples/tune_eval.rs --extra`, logistic regression over 91k
+/// freestyle positions from 2.7k games between versions of Rensa, together with the search's
+/// indicator terms `eval::INDICATORS`). Against the hand-set table that caro keeps
+/// ([`EvalWeights::CARO`]) a first fit without indicators gained about 40 Elo in freestyle and
+/// exact five and 150 in renju, but lost about 90 in caro; this fit with the indicators gained
+/// another 45 in freestyle and exact five and 28 in renju (200 ms per move, 100-game A/B matches,
+/// balanced openings; README "Measured"). A cell that makes a single flex three is valued
+/// through its threat class (the Flex3 bonus) rather than its line pattern, and a cell that makes
+/// a four-three counts for much more.
+pub const PATTERN_SCORE: [i32; 10] = [0, 0, 2, 5, 9, 23, 0, 105, 419, 2000];
 
 /// Bonus of a cell's combined threat class (indexed by [`Threat`]), on top of its patterns.
-pub const THREAT_BONUS: [i32; 10] = [0, 12, 0, 14, 92, 0, 3, 973, 387, 0];
+pub const THREAT_BONUS: [i32; 10] = [0, 4, 0, 11, 55, 51, 19, 968, 343, 0];
 
 /// The evaluation's weights: a cell's score for a colour is the sum of its four line patterns'
 /// scores plus the bonus of its threat class.

@@ -89,7 +89,8 @@ pub struct Tuning {
     /// Move-ordering bonus per threat class of a cell (keys `o1`..`o9`), for the side to move's
     /// threat (weighted like its cell score) and the opponent's (see [`ORDER_BONUS`]).
     pub order_bonus: [i32; 10],
-    /// Evaluation indicator terms (keys `i1`..`i16`, see [`evaluate_with`]; all zero = off).
+    /// Evaluation indicator terms (keys `i1`..`i16`, see [`evaluate_with`]; all zero = off). Not
+    /// used in caro, whose evaluation keeps its hand-set form.
     pub indicators: [i32; 16],
     /// Evaluation weights (keys `p1`..`p9`: pattern scores, `b1`..`b9`: threat bonuses); they
     /// take effect through [`set_process_tuning`] only, before the first board is built.
@@ -114,7 +115,7 @@ impl Tuning {
         nmp: 0,
         nmp_depth: 3,
         order_bonus: ORDER_BONUS,
-        indicators: [0; 16],
+        indicators: crate::eval::INDICATORS,
         eval: EvalWeights::DEFAULT,
     };
 
@@ -274,6 +275,8 @@ pub struct Searcher<'a> {
     history: Vec<[i32; 2]>,
     pv: Vec<Vec<Idx>>,
     buffers: Vec<Vec<(Idx, i32)>>,
+    /// The evaluation's indicator terms in force (none in caro or when all are zero).
+    indicators: Option<[i32; 16]>,
     /// Per ply: the move made there was a null move (no two in a row).
     null_at: Vec<bool>,
     /// Root moves not to consider (multi-PV).
@@ -300,6 +303,9 @@ impl<'a> Searcher<'a> {
         ctl: Control<'a>,
     ) -> Searcher<'a> {
         let cells = b.cell_count();
+        let t = tuning();
+        let caro = matches!(b.rule(), Rule::Caro { .. });
+        let indicators = (!caro && t.indicators.iter().any(|&v| v != 0)).then_some(t.indicators);
         Searcher {
             b,
             tt,
@@ -316,7 +322,8 @@ impl<'a> Searcher<'a> {
             buffers: vec![Vec::new(); MAX_PLY + 1],
             null_at: vec![false; MAX_PLY + 1],
             root_exclude: Vec::new(),
-            tuning: tuning(),
+            indicators,
+            tuning: t,
         }
     }
 
@@ -663,13 +670,11 @@ impl<'a> Searcher<'a> {
     /// The static evaluation with this search's knobs.
     #[inline]
     fn static_value(&self) -> i32 {
-        let t = &self.tuning;
-        let ind = t
-            .indicators
-            .iter()
-            .any(|&v| v != 0)
-            .then_some(&t.indicators);
-        evaluate_with(&self.b, t.initiative_16ths, ind)
+        evaluate_with(
+            &self.b,
+            self.tuning.initiative_16ths,
+            self.indicators.as_ref(),
+        )
     }
 
     /// The static value for the side to move if it passed (the opponent has the initiative).

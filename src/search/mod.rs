@@ -120,11 +120,9 @@ mod tests {
         assert_eq!(t.eval.pattern[7], Tuning::DEFAULT.eval.pattern[7]);
         let t = Tuning::parse("o5=0,o7=40").unwrap();
         assert_eq!((t.order_bonus[5], t.order_bonus[7]), (0, 40));
-        let t = Tuning::parse("i1=87,i16=-5").unwrap();
-        assert_eq!(
-            (t.indicators[0], t.indicators[15], t.indicators[1]),
-            (87, -5, 0)
-        );
+        let t = Tuning::parse("i1=7,i16=-5").unwrap();
+        assert_eq!((t.indicators[0], t.indicators[15]), (7, -5));
+        assert_eq!(t.indicators[1], Tuning::DEFAULT.indicators[1]);
         assert_eq!(Tuning::parse("i17=1"), None);
         assert_eq!(Tuning::parse("i0=1"), None);
         for bad in ["p0=1", "p10=1", "q1=1", "b=1", "px=1"] {
