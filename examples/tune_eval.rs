@@ -17,9 +17,10 @@
 //! engine evaluates): `--split` fits separate weights for the side to move and the opponent
 //! instead of one table and the initiative factor; `--extra` adds, per side and threat class
 //! (flex three, double three, four, four-three), whether it has at least one and at least two
-//! such cells. Features are counted on the cells within two of the stones' bounding box.
+//! such cells (starting from the engine's `eval::INDICATORS`).
 use rensa::board::fast::FastBoard;
 use rensa::board::pattern::Threat;
+use rensa::eval::{INDICATORS, INDICATOR_CLASSES};
 use rensa::referee::records::read_records;
 use rensa::{Color, Rule};
 use std::collections::HashSet;
@@ -42,25 +43,49 @@ struct Sample {
     colour: f32,
 }
 
-/// The initiative weight in 1/16ths: `--init N`, else the engine's.
-fn initiative() -> f64 {
-    let args: Vec<String> = std::env::args().collect();
-    args.iter()
-        .position(|a| a == "--init")
-        .and_then(|i| args.get(i + 1)?.parse().ok())
-        .unwrap_or(rensa::eval::INITIATIVE_16THS as f64)
+/// The command line's options.
+struct Opts {
+    /// `--all`: keep games against external engines.
+    all: bool,
+    /// `--split`: separate weights for the side to move and the opponent.
+    split: bool,
+    /// `--extra`: fit the indicator terms too.
+    extra: bool,
+    /// `--init N`: the initiative weight in 1/16ths (default: the engine's).
+    init: f64,
+    /// The rule, then the record files.
+    rest: Vec<String>,
 }
 
-/// Whether the command line has `name`.
-fn flag(name: &str) -> bool {
-    std::env::args().any(|a| a == name)
+impl Opts {
+    fn parse() -> Opts {
+        let mut o = Opts {
+            all: false,
+            split: false,
+            extra: false,
+            init: rensa::eval::INITIATIVE_16THS as f64,
+            rest: Vec::new(),
+        };
+        let mut args = std::env::args().skip(1);
+        while let Some(a) = args.next() {
+            match a.as_str() {
+                "--all" => o.all = true,
+                "--split" => o.split = true,
+                "--extra" => o.extra = true,
+                "--init" => o.init = args.next().and_then(|v| v.parse().ok()).expect("--init N"),
+                _ => o.rest.push(a),
+            }
+        }
+        o
+    }
 }
 
+/// Per side (mover, opponent) and class of `eval::INDICATOR_CLASSES`: at least one / at least
+/// two such cells (the layout of `eval::INDICATORS`).
 fn indicators(b: &FastBoard, me: Color) -> [f32; 16] {
     let mut v = [0f32; 16];
-    let classes = [Threat::Flex3, Threat::Three3, Threat::Block4, Threat::Four3];
     for (side, c) in [me, me.opponent()].into_iter().enumerate() {
-        for (k, &t) in classes.iter().enumerate() {
+        for (k, &t) in INDICATOR_CLASSES.iter().enumerate() {
             let n = b.count(c, t);
             v[side * 8 + k * 2] = (n >= 1) as u8 as f32;
             v[side * 8 + k * 2 + 1] = (n >= 2) as u8 as f32;
@@ -69,9 +94,11 @@ fn indicators(b: &FastBoard, me: Color) -> [f32; 16] {
     v
 }
 
+/// Counts over every empty cell of the board (the cells the evaluation sums; far from the stones
+/// they still carry flex ones).
 fn features(b: &FastBoard, c: Color) -> [f32; NW] {
     let mut f = [0f32; NW];
-    for i in b.area(2) {
+    for i in b.area(rensa::pos::MAX_SIDE as i32) {
         if !b.is_empty(i) {
             continue;
         }
@@ -99,16 +126,16 @@ fn current_weights(rule: Rule) -> Vec<f64> {
 /// The model's inputs for one sample: the evaluation is `w . x`. Tied: one weight per feature,
 /// the side to move's counts scaled by the initiative; split: separate weights for the side to
 /// move and the opponent. The last input is the colour.
-fn inputs(s: &Sample, split: bool) -> Vec<f64> {
-    let init = initiative() / 16.0;
-    let mut x = Vec::with_capacity(2 * NW + 1);
-    if split {
+fn inputs(s: &Sample, o: &Opts) -> Vec<f64> {
+    let init = o.init / 16.0;
+    let mut x = Vec::with_capacity(2 * NW + 17);
+    if o.split {
         x.extend(s.f[0].iter().map(|&v| v as f64 / 4.0));
         x.extend(s.f[1].iter().map(|&v| -v as f64 / 4.0));
     } else {
         x.extend((0..NW).map(|j| (s.f[0][j] as f64 * init - s.f[1][j] as f64) / 4.0));
     }
-    if flag("--extra") {
+    if o.extra {
         x.extend(s.ind.iter().map(|&v| v as f64 * 100.0));
     }
     x.push(s.colour as f64);
@@ -135,15 +162,10 @@ fn loss(data: &[(Vec<f64>, f64, bool)], w: &[f64], k: f64, test: bool) -> f64 {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let all = flag("--all");
-    let args: Vec<&String> = args
-        .iter()
-        .enumerate()
-        .filter(|&(i, a)| !a.starts_with("--") && (i == 0 || args[i - 1] != "--init"))
-        .map(|(_, a)| a)
-        .collect();
+    let o = Opts::parse();
+    let args = &o.rest;
     let rule = Rule::parse(args.first().expect("rule")).expect("rule name");
+    let cur = current_weights(rule);
     let mut seen = HashSet::new();
     let mut samples = Vec::new();
     let mut games = 0usize;
@@ -155,7 +177,7 @@ fn main() {
             let external = |n: &str| n.contains("pentazen") || n.contains("rapfi");
             if g.rule != rule
                 || g.width != 15
-                || (!all && (external(&g.black) || external(&g.white)))
+                || (!o.all && (external(&g.black) || external(&g.white)))
             {
                 continue;
             }
@@ -171,7 +193,8 @@ fn main() {
             let test = h % 10 == 0;
             let mut b = FastBoard::new(g.width, g.height, rule).expect("board");
             for (n, &m) in moves.iter().enumerate() {
-                if n >= g.opening.len() {
+                // (Not the empty board of a game without an opening: it says nothing.)
+                if n >= g.opening.len().max(1) {
                     let me = b.side_to_move();
                     let opp = me.opponent();
                     let decided = b.count(me, Threat::Five) > 0
@@ -183,8 +206,14 @@ fn main() {
                             Some(c) if c == me => 1.0,
                             Some(_) => 0.0,
                         };
+                        let f = [features(&b, me), features(&b, opp)];
+                        // The model's sums are the board's: the features cover every cell.
+                        for (fc, c) in f.iter().zip([me, opp]) {
+                            let sum: f64 = fc.iter().zip(&cur).map(|(&x, w)| x as f64 * w).sum();
+                            assert_eq!(sum as i32, b.score_sum(c), "features miss cells");
+                        }
                         samples.push(Sample {
-                            f: [features(&b, me), features(&b, opp)],
+                            f,
                             ind: indicators(&b, me),
                             label,
                             test,
@@ -201,25 +230,27 @@ fn main() {
         }
     }
     eprintln!("{games} games, {} positions", samples.len());
-    let split = flag("--split");
+    let split = o.split;
     let data: Vec<(Vec<f64>, f64, bool)> = samples
         .iter()
-        .map(|s| (inputs(s, split), s.label as f64, s.test))
+        .map(|s| (inputs(s, &o), s.label as f64, s.test))
         .collect();
-    let cur = current_weights(rule);
     let mut w0: Vec<f64> = cur[..NW].to_vec();
     if split {
-        let init = initiative() / 16.0;
+        let init = o.init / 16.0;
         w0 = cur[..NW]
             .iter()
             .map(|v| v * init)
             .chain(cur[..NW].iter().copied())
             .collect();
     }
-    if flag("--extra") {
-        w0.extend([0.0; 16]);
+    // The engine's indicators (none in caro), in the inputs' units of 100.
+    let caro = matches!(rule, Rule::Caro { .. });
+    if o.extra {
+        w0.extend(INDICATORS.map(|v| if caro { 0.0 } else { v as f64 / 100.0 }));
     }
-    let n_nonneg = w0.len();
+    // Pattern scores and bonuses stay non-negative; indicators and the colour bias may not.
+    let nw_used = if split { 2 * NW } else { NW };
     w0.push(0.0);
     let n = w0.len();
     // Scale K for the current weights: a coarse, then finer scan.
@@ -264,7 +295,7 @@ fn main() {
             let mh = m1[j] / (1.0 - 0.9f64.powi(it));
             let vh = m2[j] / (1.0 - 0.999f64.powi(it));
             w[j] -= lr * mh / (vh.sqrt() + 1e-12);
-            if j < n_nonneg.min(if split { 2 * NW } else { NW }) {
+            if j < nw_used {
                 w[j] = w[j].max(0.0);
             }
         }
@@ -277,7 +308,6 @@ fn main() {
         }
     }
     let r: Vec<i64> = w.iter().map(|x| x.round() as i64).collect();
-    let nw_used = if split { 2 * NW } else { NW };
     for (h, chunk) in r[..nw_used].chunks(NW).enumerate() {
         let who = if !split {
             "weights"
@@ -289,10 +319,10 @@ fn main() {
         println!("{who}: patterns 1..=8 {:?}", &chunk[..NP]);
         println!("{who}: bonuses 1..=8 {:?}", &chunk[NP..]);
     }
-    if n - 1 > n_nonneg - 16 && flag("--extra") {
+    if o.extra {
         println!(
-            "indicators (x100): {:?}",
-            &w[n_nonneg - 16..n_nonneg]
+            "indicators: {:?}",
+            &w[nw_used..nw_used + 16]
                 .iter()
                 .map(|v| (v * 100.0).round())
                 .collect::<Vec<_>>()

@@ -3,11 +3,13 @@
 //! Every empty cell carries, per colour, a score for the lines a stone there would make (see
 //! [`crate::board::pattern::PATTERN_SCORE`] and the threat bonuses); the board keeps their sums up
 //! to date. The evaluation is the side to move's sum against the opponent's, with a bonus for
-//! having the move. It never searches and never looks at the rule: rule awareness lives in the
-//! pattern tables.
+//! having the move, plus indicator terms for the threat classes each side has. It never
+//! searches; rule awareness lives in the pattern tables, except that caro uses no indicators
+//! ([`indicators_for`]).
 
 use crate::board::fast::FastBoard;
 use crate::board::pattern::Threat;
+use crate::types::Rule;
 
 /// Weight of the side to move's own potential relative to the opponent's, in 1/16ths: having the
 /// move is worth about a quarter more.
@@ -34,10 +36,17 @@ pub fn evaluate(b: &FastBoard) -> i32 {
     evaluate_with(b, INITIATIVE_16THS, None)
 }
 
+/// The indicator terms a search under `rule` uses, from the knobs' `values`: none in caro
+/// (whose evaluation keeps its hand-set form) or when all are zero.
+pub fn indicators_for(rule: Rule, values: &[i32; 16]) -> Option<[i32; 16]> {
+    let caro = matches!(rule, Rule::Caro { .. });
+    (!caro && values.iter().any(|&v| v != 0)).then_some(*values)
+}
+
 /// As [`evaluate`] with another initiative weight (in 1/16ths) and, optionally, indicator
-/// terms (experiments): for the side to move (entries 0..8) and the opponent (8..16), per class
-/// of [`INDICATOR_CLASSES`], a value added when the side has at least one cell of that class
-/// and another when it has at least two.
+/// terms (the search uses [`INDICATORS`]): for the side to move (entries 0..8) and the opponent
+/// (8..16), per class of [`INDICATOR_CLASSES`], a value added when the side has at least one
+/// cell of that class and another when it has at least two.
 #[inline]
 pub fn evaluate_with(b: &FastBoard, initiative_16ths: i64, indicators: Option<&[i32; 16]>) -> i32 {
     let me = b.side_to_move();
@@ -66,7 +75,6 @@ pub fn evaluate_with(b: &FastBoard, initiative_16ths: i64, indicators: Option<&[
 mod tests {
     use super::*;
     use crate::pos::parse_algebraic;
-    use crate::types::Rule;
 
     fn board(moves: &str) -> FastBoard {
         let mut b = FastBoard::new(15, 15, Rule::Freestyle).unwrap();

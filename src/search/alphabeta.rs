@@ -304,8 +304,7 @@ impl<'a> Searcher<'a> {
     ) -> Searcher<'a> {
         let cells = b.cell_count();
         let t = tuning();
-        let caro = matches!(b.rule(), Rule::Caro { .. });
-        let indicators = (!caro && t.indicators.iter().any(|&v| v != 0)).then_some(t.indicators);
+        let indicators = crate::eval::indicators_for(b.rule(), &t.indicators);
         Searcher {
             b,
             tt,
