@@ -86,8 +86,12 @@ fn evaluation_weights_from_the_environment() {
     assert_ne!(bench("p8=1000,b7=100"), default);
     // The null move (off by default) prunes some of the bench's nodes.
     assert_ne!(bench("nmp=2"), default);
+    // Reverse futility pruning (on by default) and the other pruning knobs reach the search.
+    assert_ne!(bench("rfp=0"), default);
+    assert_ne!(bench("fut=100"), default);
+    assert_ne!(bench("iir=5"), default);
     assert_eq!(
-        bench("limit=12"),
+        bench("limit=12,rfp=100"),
         default,
         "an explicit default changes nothing"
     );

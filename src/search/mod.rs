@@ -110,6 +110,11 @@ mod tests {
         assert!(t.quick_win);
         assert_eq!((t.lmp_base, t.lmr_log_div), (3, 18));
         assert_eq!((t.next_iteration_pct, t.stable_stop_pct), (80, 70));
+        let t = Tuning::parse("rfp=80,rfpdepth=4,fut=30,futdepth=2,iir=5").unwrap();
+        assert_eq!(
+            (t.rfp, t.rfp_depth, t.fut, t.fut_depth, t.iir),
+            (80, 4, 30, 2, 5)
+        );
         assert_eq!(Tuning::parse("bogus=1"), None);
         assert_eq!(Tuning::parse("limit=x"), None);
         let t = Tuning::parse("p6=3,b4=92,b8=387").unwrap();
