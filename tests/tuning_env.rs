@@ -88,10 +88,11 @@ fn evaluation_weights_from_the_environment() {
     assert_ne!(bench("nmp=2"), default);
     // Reverse futility pruning (on by default) and the other pruning knobs reach the search.
     assert_ne!(bench("rfp=0"), default);
+    assert_ne!(bench("lmp=0,lmrlog=0"), default);
     assert_ne!(bench("fut=100"), default);
     assert_ne!(bench("iir=5"), default);
     assert_eq!(
-        bench("limit=12,rfp=100"),
+        bench("limit=12,rfp=100,lmp=3,lmrlog=18"),
         default,
         "an explicit default changes nothing"
     );
