@@ -43,14 +43,14 @@ pub const NON_PV_MOVE_LIMIT: usize = 12;
 pub const ORDER_BONUS: [i32; 10] = [0, 0, 0, 0, 0, 250, 0, 0, 0, 0];
 /// Reverse futility margin per ply of remaining depth (depths 1-3, non-PV nodes): against
 /// the same build without it, 200 ms/move, 100 games each, +115 ± 73 Elo in freestyle, +85 ±
-/// 62 in exact five, +28 ± 60 in renju, +102 (42 games) in caro; margins 50 and 200 gained
+/// 62 in exact five, +28 ± 60 in renju, +89 ± 53 in caro; margins 50 and 200 gained
 /// less in freestyle (+81, +21), and so did allowing it up to depth 5 (+63).
 pub const RFP_MARGIN: i32 = 100;
 /// Depth-dependent move limit at non-PV nodes: at most `LMP_BASE + depth^2 / 2` moves (and
 /// never more than [`NON_PV_MOVE_LIMIT`]). Together with [`LMR_LOG_DIV`], on top of reverse
 /// futility pruning, against the same build without both (200 ms/move, 100 games each):
-/// freestyle +56 ± 62, exact five +28 ± 62, renju +31 ± 62; without reverse futility pruning
-/// the pair measured about +25 ± 33 over 420 games at 500 ms/move.
+/// freestyle +56 ± 62, exact five +28 ± 62, renju +31 ± 62, caro +74 ± 65; without reverse
+/// futility pruning the pair measured about +25 ± 33 over 420 games at 500 ms/move.
 pub const LMP_BASE: usize = 3;
 /// Logarithmic late-move reductions: `ln(depth) * ln(move number) * 10 / LMR_LOG_DIV` plies
 /// (one less at PV nodes, at least one, leaving at least one ply).
