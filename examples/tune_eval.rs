@@ -20,7 +20,7 @@
 //! such cells (starting from the engine's `eval::INDICATORS`).
 use rensa::board::fast::FastBoard;
 use rensa::board::pattern::Threat;
-use rensa::eval::{INDICATORS, INDICATOR_CLASSES};
+use rensa::eval::{indicator_flags, INDICATORS};
 use rensa::referee::records::read_records;
 use rensa::{Color, Rule};
 use std::collections::HashSet;
@@ -78,20 +78,6 @@ impl Opts {
         }
         o
     }
-}
-
-/// Per side (mover, opponent) and class of `eval::INDICATOR_CLASSES`: at least one / at least
-/// two such cells (the layout of `eval::INDICATORS`).
-fn indicators(b: &FastBoard, me: Color) -> [f32; 16] {
-    let mut v = [0f32; 16];
-    for (side, c) in [me, me.opponent()].into_iter().enumerate() {
-        for (k, &t) in INDICATOR_CLASSES.iter().enumerate() {
-            let n = b.count(c, t);
-            v[side * 8 + k * 2] = (n >= 1) as u8 as f32;
-            v[side * 8 + k * 2 + 1] = (n >= 2) as u8 as f32;
-        }
-    }
-    v
 }
 
 /// Counts over every empty cell of the board (the cells the evaluation sums; far from the stones
@@ -214,7 +200,7 @@ fn main() {
                         }
                         samples.push(Sample {
                             f,
-                            ind: indicators(&b, me),
+                            ind: indicator_flags(&b).map(|on| on as u8 as f32),
                             label,
                             test,
                             colour: if me == Color::Black { 1.0 } else { -1.0 },

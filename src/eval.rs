@@ -55,20 +55,30 @@ pub fn evaluate_with(b: &FastBoard, initiative_16ths: i64, indicators: Option<&[
     let theirs = b.score_sum(opp) as i64;
     let mut v = (mine - theirs) / 4;
     if let Some(ind) = indicators {
-        for (side, c) in [me, opp].into_iter().enumerate() {
-            for (k, &t) in INDICATOR_CLASSES.iter().enumerate() {
-                let n = b.count(c, t);
-                let at = side * 8 + k * 2;
-                if n >= 1 {
-                    v += ind[at] as i64;
-                }
-                if n >= 2 {
-                    v += ind[at + 1] as i64;
-                }
+        for (&on, &w) in indicator_flags(b).iter().zip(ind) {
+            if on {
+                v += w as i64;
             }
         }
     }
     v.clamp(-EVAL_LIMIT as i64, EVAL_LIMIT as i64) as i32
+}
+
+/// Which indicator terms apply to `b`: for the side to move (entries 0..8) and the opponent
+/// (8..16), per class of [`INDICATOR_CLASSES`], whether the side has at least one cell of that
+/// class and whether it has at least two (the layout of [`INDICATORS`]).
+#[inline]
+pub fn indicator_flags(b: &FastBoard) -> [bool; 16] {
+    let me = b.side_to_move();
+    let mut f = [false; 16];
+    for (side, c) in [me, me.opponent()].into_iter().enumerate() {
+        for (k, &t) in INDICATOR_CLASSES.iter().enumerate() {
+            let n = b.count(c, t);
+            f[side * 8 + k * 2] = n >= 1;
+            f[side * 8 + k * 2 + 1] = n >= 2;
+        }
+    }
+    f
 }
 
 #[cfg(test)]

@@ -569,17 +569,14 @@ impl<'a> Searcher<'a> {
 
         // Step 5c. Reverse futility: far above beta near the leaves, with no opponent
         // threat a shallow search would misjudge, the static value stands.
-        let quiet_opp = opp_fives == 0
-            && [Threat::Three3, Threat::Four3, Threat::Flex4]
-                .iter()
-                .all(|&t| self.b.count(opp, t) == 0);
         let mut stand: Option<i32> = None;
         if self.tuning.rfp > 0
             && !pv_node
             && !root
-            && quiet_opp
             && depth <= self.tuning.rfp_depth
             && beta.abs() < Value::MATE_BOUND.0
+            && opp_fives == 0
+            && self.opponent_quiet()
         {
             let v = *stand.insert(self.static_value());
             if v - self.tuning.rfp * depth >= beta {
@@ -597,7 +594,7 @@ impl<'a> Searcher<'a> {
             && depth >= self.tuning.nmp_depth
             && !self.null_at[ply - 1]
             && beta.abs() < Value::MATE_BOUND.0
-            && quiet_opp
+            && self.opponent_quiet()
             && self.null_value() >= beta
         {
             let r = self.tuning.nmp + 1 + depth / 4;
@@ -740,6 +737,15 @@ impl<'a> Searcher<'a> {
         self.tt
             .store(key, tt::value_to_tt(best, p), best_move, depth, bound);
         best
+    }
+
+    /// The opponent of the side to move has no cell for a straight four, a four-three or a
+    /// double three: no threat whose replies a shallow search would misjudge.
+    fn opponent_quiet(&self) -> bool {
+        let opp = self.b.side_to_move().opponent();
+        [Threat::Three3, Threat::Four3, Threat::Flex4]
+            .iter()
+            .all(|&t| self.b.count(opp, t) == 0)
     }
 
     /// The static evaluation with this search's knobs.
