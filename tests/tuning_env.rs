@@ -91,6 +91,20 @@ fn evaluation_weights_from_the_environment() {
     assert_ne!(bench("lmp=0,lmrlog=0"), default);
     assert_ne!(bench("fut=100"), default);
     assert_ne!(bench("iir=5"), default);
+    // The fifth session's ordering, reduction and extension knobs (all off by default).
+    for knob in [
+        "hmal=1",
+        "lmrh=300",
+        "kr=1",
+        "lext=4",
+        "lastb=100",
+        "ownb=100",
+        "cmb=150",
+        "imprfp=1",
+        "implmp=1",
+    ] {
+        assert_ne!(bench(knob), default, "{knob}");
+    }
     assert_eq!(
         bench("limit=12,rfp=100,lmp=3,lmrlog=18"),
         default,

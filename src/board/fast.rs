@@ -310,6 +310,17 @@ impl FastBoard {
         self.history.last().map(|h| h.idx)
     }
 
+    /// The move made `back` moves before the last one (0: the last move).
+    pub fn move_back(&self, back: usize) -> Option<Idx> {
+        let n = self.history.len();
+        (back < n).then(|| self.history[n - 1 - back].idx)
+    }
+
+    /// The padded grid's row length (index difference of vertical neighbours).
+    pub fn stride(&self) -> usize {
+        self.stride
+    }
+
     /// Zobrist hash of the stones and the side to move.
     #[inline]
     pub fn hash(&self) -> u64 {

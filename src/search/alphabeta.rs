@@ -57,6 +57,8 @@ pub const LMP_BASE: usize = 3;
 pub const LMR_LOG_DIV: i32 = 18;
 /// Half-width of the first aspiration window, in centi-stones.
 pub const ASPIRATION_WINDOW: i32 = 60;
+/// Largest history entry when history has a malus (see [`Tuning::history_malus`]).
+pub const HISTORY_MAX: i32 = 4096;
 
 /// Search knobs, for A/B matches (`examples/selfplay.rs`). Production code uses the defaults;
 /// an experiment sets them per thread with [`set_tuning`] before calling `think`.
@@ -117,6 +119,30 @@ pub struct Tuning {
     /// Internal iterative reduction (0 = off): a node of at least this depth without a hash
     /// move is searched one ply shallower.
     pub iir: i32,
+    /// History with a malus (0 = off): at a cutoff the quiet moves searched before the cutting
+    /// move lose what it gains, and entries saturate at +-[`HISTORY_MAX`].
+    pub history_malus: bool,
+    /// History-adjusted reductions (0 = off): a late move's reduction shrinks by its history
+    /// over this divisor (and grows when its history is negative).
+    pub lmr_history_div: i32,
+    /// Killer moves are not reduced.
+    pub killer_no_reduce: bool,
+    /// Move-ordering bonus for cells within two steps (both ways) of the opponent's last move.
+    pub last_bonus: i32,
+    /// Move-ordering bonus for cells within two steps of the side to move's own last move.
+    pub own_last_bonus: i32,
+    /// Move-ordering bonus for the counter move: the move that last refuted the opponent's
+    /// last move.
+    pub counter_bonus: i32,
+    /// "Improving" (the static value beats the one two plies up): reverse futility pruning
+    /// uses one ply less of margin for an improving node (knob `imprfp`).
+    pub improving_rfp: bool,
+    /// The move limit of an improving node grows by `depth^2 / 2` (knob `implmp`).
+    pub improving_lmp: bool,
+    /// Leaf threat extension (0 = off): a leaf whose opponent can make a straight four is
+    /// searched one more ply, while the path is at most this many plies longer than the
+    /// iteration's depth.
+    pub leaf_ext: i32,
     /// Move-ordering bonus per threat class of a cell (keys `o1`..`o9`), for the side to move's
     /// threat (weighted like its cell score) and the opponent's (see [`ORDER_BONUS`]).
     pub order_bonus: [i32; 10],
@@ -150,6 +176,15 @@ impl Tuning {
         fut: 0,
         fut_depth: 3,
         iir: 0,
+        history_malus: false,
+        lmr_history_div: 0,
+        killer_no_reduce: false,
+        leaf_ext: 0,
+        improving_rfp: false,
+        improving_lmp: false,
+        last_bonus: 0,
+        own_last_bonus: 0,
+        counter_bonus: 0,
         order_bonus: ORDER_BONUS,
         indicators: crate::eval::INDICATORS,
         eval: EvalWeights::DEFAULT,
@@ -183,6 +218,15 @@ impl Tuning {
                 "fut" => t.fut = n.clamp(0, 100_000) as i32,
                 "futdepth" => t.fut_depth = n.clamp(1, 100) as i32,
                 "iir" => t.iir = n.clamp(0, 100) as i32,
+                "hmal" => t.history_malus = n != 0,
+                "lmrh" => t.lmr_history_div = n.clamp(0, 100_000) as i32,
+                "kr" => t.killer_no_reduce = n != 0,
+                "imprfp" => t.improving_rfp = n != 0,
+                "implmp" => t.improving_lmp = n != 0,
+                "lext" => t.leaf_ext = n.clamp(0, 64) as i32,
+                "lastb" => t.last_bonus = n.clamp(-10_000, 10_000) as i32,
+                "ownb" => t.own_last_bonus = n.clamp(-10_000, 10_000) as i32,
+                "cmb" => t.counter_bonus = n.clamp(-10_000, 10_000) as i32,
                 k => {
                     if let Some(j) = k.strip_prefix('i') {
                         let j: usize = j.parse().ok().filter(|j| (1..=16).contains(j))?;
@@ -314,14 +358,20 @@ pub struct Searcher<'a> {
     next_check: u64,
     killers: Vec<[Idx; 2]>,
     history: Vec<[i32; 2]>,
+    /// Per colour and opponent's last move: the move that last refuted it.
+    counter: Vec<[Idx; 2]>,
     pv: Vec<Vec<Idx>>,
     buffers: Vec<Vec<(Idx, i32)>>,
     /// The evaluation's indicator terms in force (none in caro or when all are zero).
     indicators: Option<[i32; 16]>,
+    /// Per ply: the static value there (`None` where the node did not compute it).
+    evals: Vec<Option<i32>>,
     /// Per ply: the move made there was a null move (no two in a row).
     null_at: Vec<bool>,
     /// Root moves not to consider (multi-PV).
     pub root_exclude: Vec<Idx>,
+    /// The depth of the current iteration.
+    root_depth: i32,
     tuning: Tuning,
 }
 
@@ -358,10 +408,13 @@ impl<'a> Searcher<'a> {
             next_check: CHECK_EVERY_NODES,
             killers: vec![[usize::MAX; 2]; MAX_PLY + 1],
             history: vec![[0; 2]; cells],
+            counter: vec![[usize::MAX; 2]; cells],
             pv: vec![Vec::new(); MAX_PLY + 1],
             buffers: vec![Vec::new(); MAX_PLY + 1],
             null_at: vec![false; MAX_PLY + 1],
+            evals: vec![None; MAX_PLY + 1],
             root_exclude: Vec::new(),
+            root_depth: 0,
             indicators,
             tuning: t,
         }
@@ -442,6 +495,7 @@ impl<'a> Searcher<'a> {
             _ => (-INF, INF),
         };
         self.root_improved = None;
+        self.root_depth = depth;
         loop {
             let v = self.search(depth, alpha, beta, 0);
             if self.aborted {
@@ -555,9 +609,16 @@ impl<'a> Searcher<'a> {
             depth -= 1;
         }
 
-        // Step 5. Leaf: own VCF, else the static value. Forced blocks are always searched.
+        // Step 5. Leaf: own VCF, else the static value. Forced blocks are always searched,
+        // and (knob) the defences against a three.
         if depth <= 0 && opp_fives == 0 {
-            return self.leaf(p);
+            let ext = self.tuning.leaf_ext > 0
+                && p < self.root_depth + self.tuning.leaf_ext
+                && self.b.count(opp, Threat::Flex4) > 0;
+            if !ext {
+                return self.leaf(p);
+            }
+            depth = 1;
         }
         // Step 5b. Near the root: a VCF of the side to move decides the node.
         let vd = self.tuning.vcf_min_depth;
@@ -570,6 +631,14 @@ impl<'a> Searcher<'a> {
         // Step 5c. Reverse futility: far above beta near the leaves, with no opponent
         // threat a shallow search would misjudge, the static value stands.
         let mut stand: Option<i32> = None;
+        self.evals[ply] = None;
+        let mut improving = false;
+        if self.tuning.improving_rfp || self.tuning.improving_lmp {
+            let v = *stand.insert(self.static_value());
+            self.evals[ply] = Some(v);
+            improving = ply >= 2 && self.evals[ply - 2].is_some_and(|e| v > e);
+        }
+        let rfp_depth = depth - (improving && self.tuning.improving_rfp) as i32;
         if self.tuning.rfp > 0
             && !pv_node
             && !root
@@ -578,8 +647,8 @@ impl<'a> Searcher<'a> {
             && opp_fives == 0
             && self.opponent_quiet()
         {
-            let v = *stand.insert(self.static_value());
-            if v - self.tuning.rfp * depth >= beta {
+            let v = *stand.get_or_insert_with(|| self.static_value());
+            if v - self.tuning.rfp * rfp_depth >= beta {
                 return v;
             }
         }
@@ -645,7 +714,12 @@ impl<'a> Searcher<'a> {
             let mut limit = self.tuning.non_pv_move_limit;
             if self.tuning.lmp_base > 0 && depth > 0 {
                 let d = depth as usize;
-                limit = limit.min(self.tuning.lmp_base + d * d / 2);
+                let extra = if improving && self.tuning.improving_lmp {
+                    d * d / 2
+                } else {
+                    0
+                };
+                limit = limit.min(self.tuning.lmp_base + d * d / 2 + extra);
             }
             if !pv_node
                 && !forced
@@ -668,11 +742,21 @@ impl<'a> Searcher<'a> {
             } else {
                 // Late, quiet moves are searched shallower first.
                 let quiet = tm < Threat::Flex3 && to < Threat::Flex3;
-                let r = if self.tuning.lmr && depth >= 3 && searched >= 3 && quiet {
+                let killer = m == self.killers[ply][0] || m == self.killers[ply][1];
+                let r = if self.tuning.lmr
+                    && depth >= 3
+                    && searched >= 3
+                    && quiet
+                    && !(killer && self.tuning.killer_no_reduce)
+                {
                     if self.tuning.lmr_log_div > 0 {
                         let x = (depth as f64).ln() * ((searched + 1) as f64).ln() * 10.0
                             / self.tuning.lmr_log_div as f64;
-                        ((x + 0.5) as i32 - pv_node as i32).clamp(1, depth - 1)
+                        let mut r = (x + 0.5) as i32 - pv_node as i32;
+                        if self.tuning.lmr_history_div > 0 {
+                            r -= self.history[m][me.index()] / self.tuning.lmr_history_div;
+                        }
+                        r.clamp(1, depth - 1)
                     } else {
                         1 + (searched >= 8) as i32
                     }
@@ -712,7 +796,19 @@ impl<'a> Searcher<'a> {
                                 k[1] = k[0];
                                 k[0] = m;
                             }
-                            self.history[m][me.index()] += depth * depth;
+                            if let Some(l) = self.b.last_move() {
+                                self.counter[l][me.index()] = m;
+                            }
+                            if self.tuning.history_malus {
+                                let bonus = depth * depth;
+                                Self::history_update(&mut self.history[m][me.index()], bonus);
+                                for &(q, _) in &moves[..n] {
+                                    let h = &mut self.history[q][me.index()];
+                                    Self::history_update(h, -bonus);
+                                }
+                            } else {
+                                self.history[m][me.index()] += depth * depth;
+                            }
                         }
                         break;
                     }
@@ -737,6 +833,12 @@ impl<'a> Searcher<'a> {
         self.tt
             .store(key, tt::value_to_tt(best, p), best_move, depth, bound);
         best
+    }
+
+    /// Moves a history entry by `bonus`, slowing down as it nears +-[`HISTORY_MAX`].
+    fn history_update(h: &mut i32, bonus: i32) {
+        let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+        *h += b - *h * b.abs() / HISTORY_MAX;
     }
 
     /// The opponent of the side to move has no cell for a straight four, a four-three or a
@@ -837,6 +939,17 @@ impl<'a> Searcher<'a> {
         // Step 2. The opponent can make a straight four: defend, or counter with a four.
         let must_defend = self.b.count(opp, Threat::Flex4) > 0;
         let killers = self.killers[ply];
+        let t = &self.tuning;
+        let stride = self.b.stride() as isize;
+        let near_bonus = |back: usize, bonus: i32| -> Option<(isize, isize, i32)> {
+            let m = self.b.move_back(back).filter(|_| bonus != 0)? as isize;
+            Some((m % stride, m / stride, bonus))
+        };
+        let near = [near_bonus(0, t.last_bonus), near_bonus(1, t.own_last_bonus)];
+        let counter = match self.b.last_move() {
+            Some(l) if t.counter_bonus != 0 => self.counter[l][me.index()],
+            _ => usize::MAX,
+        };
         // On the empty board only the centre; else the empty cells near a stone. The area
         // iterator holds no borrow of the board, so nothing is collected.
         let first = self.b.ply() == 0;
@@ -856,7 +969,16 @@ impl<'a> Searcher<'a> {
             let mut s = (self.b.cell_score(i, me) + ob[tm as usize]) * 3 / 2
                 + self.b.cell_score(i, opp)
                 + ob[to as usize];
-            s += self.history[i][me.index()].min(1000) / 8;
+            s += self.history[i][me.index()].clamp(-1000, 1000) / 8;
+            for &(x, y, bonus) in near.iter().flatten() {
+                let (ix, iy) = (i as isize % stride, i as isize / stride);
+                if (ix - x).abs() <= 2 && (iy - y).abs() <= 2 {
+                    s += bonus;
+                }
+            }
+            if i == counter {
+                s += self.tuning.counter_bonus;
+            }
             if i == killers[0] {
                 s += 300;
             } else if i == killers[1] {
@@ -867,5 +989,29 @@ impl<'a> Searcher<'a> {
             }
             out.push((i, s));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn history_with_malus_saturates_at_its_bound() {
+        let mut h = 0;
+        for _ in 0..1000 {
+            Searcher::history_update(&mut h, 400);
+            assert!((0..=HISTORY_MAX).contains(&h), "{h}");
+        }
+        assert!(h > HISTORY_MAX * 9 / 10, "{h}");
+        for _ in 0..1000 {
+            Searcher::history_update(&mut h, -10_000);
+            assert!((-HISTORY_MAX..=HISTORY_MAX).contains(&h), "{h}");
+        }
+        assert_eq!(h, -HISTORY_MAX);
+        // Small steps from zero move it by the step.
+        let mut h = 0;
+        Searcher::history_update(&mut h, 9);
+        assert_eq!(h, 9);
     }
 }

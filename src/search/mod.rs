@@ -115,6 +115,14 @@ mod tests {
             (t.rfp, t.rfp_depth, t.fut, t.fut_depth, t.iir),
             (80, 4, 30, 2, 5)
         );
+        let t = Tuning::parse("hmal=1,lmrh=300,kr=1,lext=4,imprfp=1,implmp=1").unwrap();
+        assert!(t.history_malus && t.killer_no_reduce && t.improving_rfp && t.improving_lmp);
+        assert_eq!((t.lmr_history_div, t.leaf_ext), (300, 4));
+        let t = Tuning::parse("lastb=100,ownb=-20,cmb=150").unwrap();
+        assert_eq!(
+            (t.last_bonus, t.own_last_bonus, t.counter_bonus),
+            (100, -20, 150)
+        );
         assert_eq!(Tuning::parse("bogus=1"), None);
         assert_eq!(Tuning::parse("limit=x"), None);
         let t = Tuning::parse("p6=3,b4=92,b8=387").unwrap();
