@@ -341,11 +341,12 @@ impl Engine {
             }
         }
         // Step 1b. A forced win by continuous threes and fours, in a bounded share of the time.
-        if exclude.is_empty() && budget.hard_ms > 0 && handicap.strength >= 100 {
+        let vct_divisor = s.tuning().root_vct_divisor;
+        if exclude.is_empty() && budget.hard_ms > 0 && handicap.strength >= 100 && vct_divisor > 0 {
             let vct_cache = self
                 .vct_cache
                 .get_or_insert_with(|| VctCache::new(VCT_CACHE_BITS));
-            let vct_ms = budget.soft_ms.min(budget.hard_ms) / search::ROOT_VCT_TIME_DIVISOR;
+            let vct_ms = budget.soft_ms.min(budget.hard_ms) / vct_divisor;
             let ms = s.elapsed_ms().saturating_add(vct_ms).min(budget.hard_ms);
             let nodes_left = max_nodes.saturating_sub(s.nodes);
             let (found, vct_nodes) = root_vct(&mut s.b, vct_cache, start, ms, stop, nodes_left);

@@ -102,6 +102,7 @@ fn evaluation_weights_from_the_environment() {
         "cmb=150",
         "imprfp=1",
         "implmp=1",
+        "vctd=5",
     ] {
         assert_ne!(bench(knob), default, "{knob}");
     }

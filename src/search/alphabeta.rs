@@ -134,6 +134,16 @@ pub struct Tuning {
     /// Move-ordering bonus for the counter move: the move that last refuted the opponent's
     /// last move.
     pub counter_bonus: i32,
+    /// Interior VCT (0 = off): nodes with at least this remaining depth whose side to move can
+    /// make a three or a four look for a win by continuous threats (knobs `vctn`: node cap,
+    /// `vctt`: threes, `vctdepth`: attacker moves).
+    pub vct_min_depth: i32,
+    pub vct_nodes: u64,
+    pub vct_threes: u32,
+    pub vct_depth: u32,
+    /// The root VCT may use the target time over this divisor (0 = no root VCT; default
+    /// [`crate::search::ROOT_VCT_TIME_DIVISOR`]).
+    pub root_vct_divisor: u64,
     /// "Improving" (the static value beats the one two plies up): reverse futility pruning
     /// uses one ply less of margin for an improving node (knob `imprfp`).
     pub improving_rfp: bool,
@@ -180,6 +190,11 @@ impl Tuning {
         lmr_history_div: 0,
         killer_no_reduce: false,
         leaf_ext: 0,
+        vct_min_depth: 0,
+        vct_nodes: 500,
+        vct_threes: 2,
+        vct_depth: 8,
+        root_vct_divisor: crate::search::ROOT_VCT_TIME_DIVISOR,
         improving_rfp: false,
         improving_lmp: false,
         last_bonus: 0,
@@ -221,6 +236,11 @@ impl Tuning {
                 "hmal" => t.history_malus = n != 0,
                 "lmrh" => t.lmr_history_div = n.clamp(0, 100_000) as i32,
                 "kr" => t.killer_no_reduce = n != 0,
+                "vctd" => t.vct_min_depth = n.clamp(0, 100) as i32,
+                "vctn" => t.vct_nodes = n.max(1) as u64,
+                "vctt" => t.vct_threes = n.clamp(1, 7) as u32,
+                "rvct" => t.root_vct_divisor = n.clamp(0, 1000) as u64,
+                "vctdepth" => t.vct_depth = n.clamp(1, 30) as u32,
                 "imprfp" => t.improving_rfp = n != 0,
                 "implmp" => t.improving_lmp = n != 0,
                 "lext" => t.leaf_ext = n.clamp(0, 64) as i32,
@@ -364,6 +384,8 @@ pub struct Searcher<'a> {
     buffers: Vec<Vec<(Idx, i32)>>,
     /// The evaluation's indicator terms in force (none in caro or when all are zero).
     indicators: Option<[i32; 16]>,
+    /// The interior VCT's failure cache (allocated on first use).
+    vct_cache: Option<Box<crate::search::vct::VctCache>>,
     /// Per ply: the static value there (`None` where the node did not compute it).
     evals: Vec<Option<i32>>,
     /// Per ply: the move made there was a null move (no two in a row).
@@ -413,6 +435,7 @@ impl<'a> Searcher<'a> {
             buffers: vec![Vec::new(); MAX_PLY + 1],
             null_at: vec![false; MAX_PLY + 1],
             evals: vec![None; MAX_PLY + 1],
+            vct_cache: None,
             root_exclude: Vec::new(),
             root_depth: 0,
             indicators,
@@ -624,6 +647,14 @@ impl<'a> Searcher<'a> {
         let vd = self.tuning.vcf_min_depth;
         if !root && vd > 0 && depth >= vd && opp_fives == 0 {
             if let Some(n) = self.node_vcf(INTERIOR_VCF_DEPTH, INTERIOR_VCF_NODES) {
+                return MATE - p - n as i32;
+            }
+        }
+
+        // Step 5b'. (Knob) a win by continuous threats decides the node.
+        let vd = self.tuning.vct_min_depth;
+        if !root && vd > 0 && depth >= vd && opp_fives == 0 {
+            if let Some(n) = self.node_vct() {
                 return MATE - p - n as i32;
             }
         }
@@ -884,6 +915,32 @@ impl<'a> Searcher<'a> {
         let mut line = Vec::new();
         let r = vcf.solve(&mut self.b, depth, &mut line);
         self.nodes += vcf.nodes;
+        r
+    }
+
+    /// A win by continuous threes and fours for the side to move, within the knobs' caps (none if
+    /// it cannot make a three or a four).
+    fn node_vct(&mut self) -> Option<u32> {
+        let me = self.b.side_to_move();
+        let threats = [Threat::Flex3, Threat::Three3, Threat::Block4, Threat::Four3]
+            .iter()
+            .map(|&t| self.b.count(me, t))
+            .sum::<u32>();
+        if threats == 0 {
+            return None;
+        }
+        let cache = self
+            .vct_cache
+            .get_or_insert_with(|| Box::new(crate::search::vct::VctCache::new(16)));
+        let mut vct = crate::search::vct::Vct::new(cache, self.tuning.vct_nodes, None);
+        let mut line = Vec::new();
+        let r = vct.solve(
+            &mut self.b,
+            self.tuning.vct_depth,
+            self.tuning.vct_threes,
+            &mut line,
+        );
+        self.nodes += vct.nodes;
         r
     }
 

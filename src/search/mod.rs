@@ -123,6 +123,12 @@ mod tests {
             (t.last_bonus, t.own_last_bonus, t.counter_bonus),
             (100, -20, 150)
         );
+        let t = Tuning::parse("vctd=5,vctn=200,vctt=3,vctdepth=10,rvct=0").unwrap();
+        assert_eq!(
+            (t.vct_min_depth, t.vct_nodes, t.vct_threes, t.vct_depth),
+            (5, 200, 3, 10)
+        );
+        assert_eq!(t.root_vct_divisor, 0);
         assert_eq!(Tuning::parse("bogus=1"), None);
         assert_eq!(Tuning::parse("limit=x"), None);
         let t = Tuning::parse("p6=3,b4=92,b8=387").unwrap();
