@@ -9,6 +9,7 @@
 
 use super::tt::{self, Tt, BOUND_EXACT, BOUND_LOWER, BOUND_UPPER};
 use super::vcf::{Vcf, VcfCache};
+use super::vct::{Vct, VctCache};
 use crate::board::fast::{FastBoard, Idx};
 use crate::board::pattern::{EvalWeights, Threat};
 use crate::eval::evaluate_with;
@@ -119,8 +120,8 @@ pub struct Tuning {
     /// Internal iterative reduction (0 = off): a node of at least this depth without a hash
     /// move is searched one ply shallower.
     pub iir: i32,
-    /// History with a malus (0 = off): at a cutoff the quiet moves searched before the cutting
-    /// move lose what it gains, and entries saturate at +-[`HISTORY_MAX`].
+    /// History with a malus: at a cutoff every move ordered before the cutting move loses what
+    /// it gains, and entries saturate at +-[`HISTORY_MAX`].
     pub history_malus: bool,
     /// History-adjusted reductions (0 = off): a late move's reduction shrinks by its history
     /// over this divisor (and grows when its history is negative).
@@ -385,7 +386,7 @@ pub struct Searcher<'a> {
     /// The evaluation's indicator terms in force (none in caro or when all are zero).
     indicators: Option<[i32; 16]>,
     /// The interior VCT's failure cache (allocated on first use).
-    vct_cache: Option<Box<crate::search::vct::VctCache>>,
+    vct_cache: Option<Box<VctCache>>,
     /// Per ply: the static value there (`None` where the node did not compute it).
     evals: Vec<Option<i32>>,
     /// Per ply: the move made there was a null move (no two in a row).
@@ -931,8 +932,8 @@ impl<'a> Searcher<'a> {
         }
         let cache = self
             .vct_cache
-            .get_or_insert_with(|| Box::new(crate::search::vct::VctCache::new(16)));
-        let mut vct = crate::search::vct::Vct::new(cache, self.tuning.vct_nodes, None);
+            .get_or_insert_with(|| Box::new(VctCache::new(16)));
+        let mut vct = Vct::new(cache, self.tuning.vct_nodes, None);
         let mut line = Vec::new();
         let r = vct.solve(
             &mut self.b,
@@ -1027,10 +1028,12 @@ impl<'a> Searcher<'a> {
                 + self.b.cell_score(i, opp)
                 + ob[to as usize];
             s += self.history[i][me.index()].clamp(-1000, 1000) / 8;
-            for &(x, y, bonus) in near.iter().flatten() {
+            if near.iter().any(Option::is_some) {
                 let (ix, iy) = (i as isize % stride, i as isize / stride);
-                if (ix - x).abs() <= 2 && (iy - y).abs() <= 2 {
-                    s += bonus;
+                for &(x, y, bonus) in near.iter().flatten() {
+                    if (ix - x).abs() <= 2 && (iy - y).abs() <= 2 {
+                        s += bonus;
+                    }
                 }
             }
             if i == counter {
