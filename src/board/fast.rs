@@ -12,8 +12,8 @@
 //! this board. The slow oracle [`super::rules`] is the reference; tests compare the two.
 
 use super::pattern::{
-    self, swap_colors, ComboTable, Pattern, Sem, Threat, CLASS_MASK, DOUBLE_FOUR, KEY_MASK,
-    OVERLINE, TABLE_LEN,
+    self, swap_colors, ComboTable, PairTable, Pattern, Sem, Threat, CLASS_MASK, COMBO_LEN,
+    COMBO_WEIGHT, DOUBLE_FOUR, KEY_MASK, OVERLINE, TABLE_LEN,
 };
 use super::{BoardError, Game};
 use crate::pos::{Pos, MAX_SIDE, MIN_SIDE};
@@ -49,6 +49,8 @@ pub struct FastBoard {
     rule: Rule,
     /// The pattern tables of black and white (fixed length: a masked key needs no bounds check).
     tables: [&'static [u8; TABLE_LEN]; 2],
+    /// The same two tables side by side, for the incremental updates (see [`pattern::pair_table`]).
+    pairs: &'static PairTable,
     combo: &'static ComboTable,
     /// Index offsets of the four directions: (1,0), (0,1), (1,1), (-1,1).
     pub dirs: [isize; 4],
@@ -76,7 +78,7 @@ pub struct FastBoard {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct CellState {
     pats: [[u8; 4]; 2],
-    /// The four pattern classes of `pats[c]` as nibbles (the combo-table index).
+    /// The combo-table index of the four pattern classes of `pats[c]` (see [`pattern::combo_index`]).
     packed: [u16; 2],
     threat: [u8; 2],
     score: [i16; 2],
@@ -99,13 +101,10 @@ struct Undo {
     totals: Totals,
 }
 
-/// The combo-table index of four pattern bytes: their classes as nibbles, direction `d` at bits
-/// `4d..4d+4`.
+/// The combo-table index of four pattern bytes (see [`pattern::combo_index`]).
 #[inline]
 fn combo_index(p: [u8; 4]) -> usize {
-    let x = u32::from_le_bytes(p) & 0x0f0f_0f0f;
-    let y = x | (x >> 4);
-    ((y & 0xff) | ((y >> 8) & 0xff00)) as usize
+    pattern::combo_index(p.map(|b| b & CLASS_MASK))
 }
 
 /// Row-by-row iterator over a rectangle of padded cell indices (see [`FastBoard::area`]).
@@ -172,6 +171,7 @@ impl FastBoard {
                     .try_into()
                     .expect("a pattern table has an entry per key")
             }),
+            pairs: pattern::pair_table(rule),
             combo: pattern::combo(rule),
             dirs: [1, s, s + 1, s - 1],
             cells: vec![WALL; total],
@@ -522,8 +522,8 @@ impl FastBoard {
     #[inline(always)]
     fn refresh_dir(&mut self, i: Idx, d: usize) {
         let key = self.keys[i][d] & KEY_MASK;
-        let b = self.tables[0][key as usize];
-        let w = self.tables[1][swap_colors(key) as usize & (TABLE_LEN - 1)];
+        let pair = self.pairs[key as usize];
+        let (b, w) = (pair as u8, (pair >> 8) as u8);
         let st = &mut self.state[i];
         let (old_b, old_w) = (st.pats[0][d], st.pats[1][d]);
         if old_b == b && old_w == w {
@@ -535,12 +535,17 @@ impl FastBoard {
         if (old_b ^ b) & CLASS_MASK == 0 && (old_w ^ w) & CLASS_MASK == 0 {
             return;
         }
-        let sh = 4 * d as u32;
-        let mask = !(0xfu16 << sh);
-        for (c, p) in [(0, b), (1, w)] {
-            let packed = (st.packed[c] & mask) | (((p & CLASS_MASK) as u16) << sh);
+        let weight = COMBO_WEIGHT[d];
+        for (c, p, old) in [(0, b, old_b), (1, w, old_w)] {
+            let (new_class, old_class) = ((p & CLASS_MASK) as u16, (old & CLASS_MASK) as u16);
+            if new_class == old_class {
+                continue;
+            }
+            // The true index stays in 0..10^4; wrapping u16 arithmetic gets there exactly.
+            let packed =
+                st.packed[c].wrapping_add(new_class.wrapping_sub(old_class).wrapping_mul(weight));
             st.packed[c] = packed;
-            let e = self.combo.entry[packed as usize];
+            let e = self.combo.entry[packed as usize & (COMBO_LEN - 1)];
             let (t, sc) = (ComboTable::threat_of(e), ComboTable::score_of(e));
             let old_t = st.threat[c];
             if old_t != t {
@@ -601,9 +606,7 @@ impl FastBoard {
         let mut s = [0; 2];
         if self.cells[i] == EMPTY {
             for c in 0..2 {
-                let ix = (0..4)
-                    .map(|d| ((pats[c][d] & CLASS_MASK) as usize) << (4 * d))
-                    .sum::<usize>();
+                let ix = combo_index(pats[c]);
                 t[c] = ComboTable::threat_of(self.combo.entry[ix]);
                 s[c] = ComboTable::score_of(self.combo.entry[ix]);
             }
@@ -616,11 +619,7 @@ impl FastBoard {
             return true;
         }
         let (k, p, t, s) = self.expected_cell(i);
-        let packed = [0, 1].map(|c| {
-            (0..4)
-                .map(|d| ((p[c][d] & CLASS_MASK) as u16) << (4 * d))
-                .sum::<u16>()
-        });
+        let packed = [0, 1].map(|c| combo_index(p[c]) as u16);
         let st = &self.state[i];
         if self.cells[i] != EMPTY {
             // Patterns of occupied cells are not maintained (restored when the cell empties).

@@ -326,6 +326,49 @@ pub fn table(sem: Sem) -> &'static [u8] {
 
 /// Entries of a table indexed by a line key.
 pub const TABLE_LEN: usize = 1 << KEY_BITS;
+
+/// Black's and white's pattern bytes of every line key under one rule, side by side: entry
+/// `key` holds black's byte for `key` in its low byte and white's (black's table of the
+/// colour-swapped key) in its high byte. One lookup per refreshed cell instead of two in
+/// different places of the tables.
+pub type PairTable = [u16; TABLE_LEN];
+
+/// The [`PairTable`] of `rule` (built on first use from [`table`], then shared).
+pub fn pair_table(rule: Rule) -> &'static PairTable {
+    static PAIRS: [OnceLock<Box<PairTable>>; 5] = [
+        OnceLock::new(),
+        OnceLock::new(),
+        OnceLock::new(),
+        OnceLock::new(),
+        OnceLock::new(),
+    ];
+    let slot = match rule {
+        Rule::Freestyle => 0,
+        Rule::Exact => 1,
+        Rule::Renju => 2,
+        Rule::Caro {
+            overline_wins: true,
+        } => 3,
+        Rule::Caro {
+            overline_wins: false,
+        } => 4,
+    };
+    PAIRS[slot].get_or_init(|| {
+        let (black, white) = (
+            table(Sem::of(rule, Color::Black)),
+            table(Sem::of(rule, Color::White)),
+        );
+        let mut pairs: Box<PairTable> = vec![0u16; TABLE_LEN]
+            .into_boxed_slice()
+            .try_into()
+            .expect("TABLE_LEN entries");
+        for (key, e) in pairs.iter_mut().enumerate() {
+            let w = white[swap_colors(key as u32) as usize & (TABLE_LEN - 1)];
+            *e = black[key] as u16 | (w as u16) << 8;
+        }
+        pairs
+    })
+}
 /// The bits of a line key (masking with it lets a table index need no bounds check).
 pub const KEY_MASK: u32 = (1 << KEY_BITS) - 1;
 
@@ -471,12 +514,31 @@ fn combine(p: [Pattern; 4], w: &EvalWeights) -> (Threat, i32) {
     (threat, base + w.bonus[threat as usize])
 }
 
-/// Combined threat and score of a cell from its four line patterns (index: four 4-bit classes).
-/// Each entry packs the [`Threat`] in bits 16.. and the (non-negative) score in bits 0..16, so one
-/// lookup gives both.
+/// Entries of a [`ComboTable`]: a power of two above the 10^4 class combinations, so that a
+/// masked index needs no bounds check.
+pub const COMBO_LEN: usize = 1 << 14;
+/// Weight of direction `d`'s class in a combo index (the classes are base-10 digits).
+pub const COMBO_WEIGHT: [u16; 4] = [1, 10, 100, 1000];
+
+/// The combo-table index of four pattern classes (`0..=9` each): direction `d`'s class is the
+/// base-10 digit of weight `COMBO_WEIGHT[d]`. A dense index keeps the table's used part at 40
+/// KB, close to the first-level cache (a nibble-packed index spread it over 64 KB of a 256 KB
+/// table).
+#[inline]
+pub fn combo_index(classes: [u8; 4]) -> usize {
+    classes
+        .iter()
+        .zip(COMBO_WEIGHT)
+        .map(|(&c, w)| c as usize * w as usize)
+        .sum()
+}
+
+/// Combined threat and score of a cell from its four line patterns (indexed by
+/// [`combo_index`]). Each entry packs the [`Threat`] in bits 16.. and the (non-negative) score in
+/// bits 0..16, so one lookup gives both.
 pub struct ComboTable {
-    /// Indexed by the packed classes (a `u16`, so any index is in bounds).
-    pub entry: Box<[u32; 1 << 16]>,
+    /// [`COMBO_LEN`] entries; those from 10^4 on are never used.
+    pub entry: Box<[u32; COMBO_LEN]>,
 }
 
 impl ComboTable {
@@ -501,13 +563,13 @@ pub fn combo(rule: Rule) -> &'static ComboTable {
         _ => &MAIN,
     };
     table.get_or_init(|| {
-        let mut entry: Box<[u32; 1 << 16]> = vec![0u32; 1 << 16]
+        let mut entry: Box<[u32; COMBO_LEN]> = vec![0u32; COMBO_LEN]
             .into_boxed_slice()
             .try_into()
-            .expect("2^16 entries");
+            .expect("COMBO_LEN entries");
         let w = weights(rule);
-        for (i, e) in entry.iter_mut().enumerate() {
-            let p = [0, 4, 8, 12].map(|s| Pattern::ALL[((i >> s) & 15).min(9)]);
+        for (i, e) in entry.iter_mut().enumerate().take(10_000) {
+            let p = COMBO_WEIGHT.map(|wd| Pattern::ALL[i / wd as usize % 10]);
             let (t, s) = combine(p, &w);
             *e = ((t as u32) << 16) | s.clamp(0, i16::MAX as i32) as u32;
         }
