@@ -628,6 +628,41 @@ impl FastBoard {
         k == self.keys[i] && p == st.pats && t == st.threat && s == st.score && packed == st.packed
     }
 
+    /// The threat `c` would have at the empty cell `f` if `c`'s opponent also had a stone on the
+    /// empty cell `r`, which lies on one of `f`'s lines within [`pattern::HALF`] steps (not `f`
+    /// itself). Only that line's key changes, so one lookup in the stored key answers it; the
+    /// board is not touched.
+    pub fn threat_if_blocked(&self, f: Idx, c: Color, r: Idx) -> Threat {
+        let s = self.stride as isize;
+        let (dx, dy) = (
+            (r % self.stride) as isize - (f % self.stride) as isize,
+            r as isize / s - f as isize / s,
+        );
+        // Direction and signed step count of `r` seen from `f` (`dirs`: (1,0), (0,1), (1,1),
+        // (-1,1)).
+        let (d, k) = match (dx, dy) {
+            (_, 0) => (0, dx),
+            (0, _) => (1, dy),
+            _ if dx == dy => (2, dx),
+            _ => (3, dy),
+        };
+        debug_assert!(r as isize == f as isize + k * self.dirs[d] && (1..=5).contains(&k.abs()));
+        let stone = stone(c.opponent()) as u32;
+        let key = (self.keys[f][d] ^ (stone << pattern::shift(k as i32))) & KEY_MASK;
+        let pair = self.pairs[key as usize];
+        let ci = c.index();
+        let new_class = ((pair >> (8 * ci)) as u8 & CLASS_MASK) as u16;
+        let old_class = (self.state[f].pats[ci][d] & CLASS_MASK) as u16;
+        let packed = self.state[f].packed[ci].wrapping_add(
+            new_class
+                .wrapping_sub(old_class)
+                .wrapping_mul(COMBO_WEIGHT[d]),
+        );
+        Threat::from_u8(ComboTable::threat_of(
+            self.combo.entry[packed as usize & (COMBO_LEN - 1)],
+        ))
+    }
+
     /// Cheap self-check of the cells that see `i` (run after every make/unmake in debug builds).
     pub fn is_consistent_near(&self, i: Idx) -> bool {
         if !self.cell_consistent(i) {

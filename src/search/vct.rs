@@ -27,8 +27,8 @@
 //! separately from the total number of attacker moves, and the root deepens on threes, so short
 //! wins are found first. Failures are cached by position hash, remaining depth and threes.
 
-use crate::board::fast::{self, FastBoard, Idx};
-use crate::board::pattern::{self, ComboTable, Pattern, Sem, Threat, CLASS_MASK, HALF, KEY_MASK};
+use crate::board::fast::{FastBoard, Idx};
+use crate::board::pattern::{Pattern, Threat, HALF};
 use crate::search::vcf::{count_at_least, order_key, sort_by_key_desc, Scratch, Vcf, VcfCache};
 use crate::types::{Color, Rule};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -393,7 +393,7 @@ impl<'a> Vct<'a> {
         // line, adds no attacker stone), so it creates none: a reply is relevant exactly when it
         // takes or breaks every point of `safe`. Renju black's points are tried on the board (a
         // white stone can turn a forbidden double four into a safe straight four).
-        let lines = (b.rule() != Rule::Renju || a != Color::Black).then(|| LineTables::new(b, a));
+        let by_patterns = b.rule() != Rule::Renju || a != Color::Black;
         let mut scratch = self.cache.scratch.cells();
         for &r in &cand {
             let four = b.threat(r, d) >= Threat::Block4;
@@ -406,11 +406,11 @@ impl<'a> Vct<'a> {
                 continue;
             }
             let relevant = four
-                || match &lines {
-                    Some(t) => safe
-                        .iter()
-                        .all(|&f| f == r || t.threat_after(b, f, r) < Threat::Flex4),
-                    None => relevant_by_move(b, r, &mut scratch),
+                || if by_patterns {
+                    safe.iter()
+                        .all(|&f| f == r || b.threat_if_blocked(f, a, r) < Threat::Flex4)
+                } else {
+                    relevant_by_move(b, r, &mut scratch)
                 };
             debug_assert_eq!(relevant, relevant_by_move(b, r, &mut scratch));
             if relevant {
@@ -456,61 +456,6 @@ impl<'a> Vct<'a> {
         }
         self.cache.scratch.give_cells(best_line);
         best
-    }
-}
-
-/// The pattern and combination tables of one colour (the attacker's), to read what a cell would
-/// make after one more defender stone without playing it.
-struct LineTables {
-    color: Color,
-    table: &'static [u8],
-    combo: &'static ComboTable,
-}
-
-impl LineTables {
-    fn new(b: &FastBoard, color: Color) -> LineTables {
-        LineTables {
-            color,
-            table: pattern::table(Sem::of(b.rule(), color)),
-            combo: pattern::combo(b.rule()),
-        }
-    }
-
-    /// The threat of `self.color` at the empty cell `f` once the opponent has a stone on the
-    /// empty cell `r` (`r` in reach of `f`, not `f`): the line key of `f` along the line through
-    /// `r` is rebuilt from the cells as [`FastBoard`] keeps it (the neighbour `k` steps away at
-    /// bits [`pattern::shift`]`(k)`, read as white through [`pattern::swap_colors`]), the other
-    /// three patterns are unchanged, and the combination table gives the threat.
-    fn threat_after(&self, b: &FastBoard, f: Idx, r: Idx) -> Threat {
-        let stride = b.stride();
-        let dx = (r % stride) as isize - (f % stride) as isize;
-        let dy = (r / stride) as isize - (f / stride) as isize;
-        let dir = match (dx, dy) {
-            (_, 0) => 0,
-            (0, _) => 1,
-            _ if dx == dy => 2,
-            _ => 3,
-        };
-        let off = b.dirs[dir];
-        let opp = fast::stone(self.color.opponent());
-        let cell = |q: isize| {
-            let q = (f as isize + q * off) as usize;
-            (if q == r { opp } else { b.cell(q) }) as u32
-        };
-        let mut key = 0;
-        for k in 1..=HALF {
-            key |= cell(-(k as isize)) << pattern::shift(-k);
-            key |= cell(k as isize) << pattern::shift(k);
-        }
-        if self.color == Color::White {
-            key = pattern::swap_colors(key);
-        }
-        let class = self.table[(key & KEY_MASK) as usize] & CLASS_MASK;
-        let mut packed = (class as usize) << (4 * dir);
-        for other in (0..4).filter(|&o| o != dir) {
-            packed |= (b.pattern(f, self.color, other) as usize) << (4 * other);
-        }
-        Threat::from_u8(ComboTable::threat_of(self.combo.entry[packed]))
     }
 }
 
@@ -888,11 +833,11 @@ mod tests {
         assert!(vct.aborted() && vct.nodes < 1000);
     }
 
-    /// [`LineTables::threat_after`] against the board: in random positions of every searched
+    /// [`FastBoard::threat_if_blocked`] against the board: in random positions of every searched
     /// rule, for every empty cell and every empty cell in its reach, the threat read from the
     /// tables equals the threat after the opponent's stone is really played.
     #[test]
-    fn threat_after_a_stone_agrees_with_the_board() {
+    fn threat_if_blocked_agrees_with_the_board() {
         let seed = 0x7a1_2026u64;
         let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
         let mut checked = 0;
@@ -906,13 +851,12 @@ mod tests {
             let stride = b.stride();
             let empties: Vec<Idx> = b.area(2).filter(|&i| b.is_empty(i)).collect();
             for color in [Color::Black, Color::White] {
-                let t = LineTables::new(&b, color);
                 for &f in &empties {
                     for &r in &empties {
                         if r == f || !in_reach(stride, r, f) {
                             continue;
                         }
-                        let predicted = t.threat_after(&b, f, r);
+                        let predicted = b.threat_if_blocked(f, color, r);
                         // The opponent's stone: pass first if it is the colour's own turn.
                         let pass = b.side_to_move() == color;
                         if pass {
