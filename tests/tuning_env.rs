@@ -112,3 +112,40 @@ fn evaluation_weights_from_the_environment() {
         "an explicit default changes nothing"
     );
 }
+
+/// `RENSA_COMBO`, per-combination evaluation corrections from `examples/fit_combo.rs`: a file
+/// reaches the evaluation (the bench's node count changes), a bad one is reported on stderr and
+/// ignored.
+#[test]
+fn combo_corrections_from_the_environment() {
+    let bench = |file: &std::path::Path| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_pbrain-rensa"))
+            .arg("bench")
+            .env("RENSA_COMBO", file)
+            .env_remove("RENSA_TUNING")
+            .env_remove("RUST_LOG")
+            .output()
+            .expect("run bench");
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        let last = text.lines().last().unwrap_or_default().to_string();
+        assert!(last.starts_with("Bench: "), "{file:?}: {text}");
+        (last, String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    let dir = std::env::temp_dir().join(format!("rensa-combo-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // A single flex three (classes 0, 0, 0, 6 sorted: index 6000) worth 300 more.
+    let good = dir.join("good.txt");
+    std::fs::write(&good, "6000 300\n").unwrap();
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, "12000 5\n").unwrap();
+    let missing = dir.join("missing.txt");
+    let (default, err) = bench(&missing);
+    assert!(err.contains("RENSA_COMBO"), "{err:?}");
+    let (corrected, err) = bench(&good);
+    assert!(err.is_empty(), "{err:?}");
+    assert_ne!(corrected, default);
+    let (ignored, err) = bench(&bad);
+    assert!(err.contains("out of range"), "{err:?}");
+    assert_eq!(ignored, default);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -20,6 +20,15 @@ fn main() -> anyhow::Result<()> {
             None => eprintln!("pbrain-rensa: RENSA_TUNING {text:?} not understood; ignored"),
         }
     }
+    // Developers' experiment: per-combination evaluation corrections from `fit_combo --out`.
+    if let Ok(path) = std::env::var("RENSA_COMBO") {
+        match load_combo_corrections(&path) {
+            Ok(c) => {
+                rensa::board::pattern::set_combo_corrections(c);
+            }
+            Err(e) => eprintln!("pbrain-rensa: RENSA_COMBO {path:?}: {e}; ignored"),
+        }
+    }
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("bench") => {
@@ -50,4 +59,18 @@ fn main() -> anyhow::Result<()> {
         },
     }
     Ok(())
+}
+
+/// Reads `index correction` lines (see `examples/fit_combo.rs`).
+fn load_combo_corrections(path: &str) -> anyhow::Result<Box<[i32; 10_000]>> {
+    let mut c = Box::new([0i32; 10_000]);
+    for line in std::fs::read_to_string(path)?.lines() {
+        let mut it = line.split_whitespace();
+        if let (Some(m), Some(v)) = (it.next(), it.next()) {
+            let m: usize = m.parse()?;
+            anyhow::ensure!(m < 10_000, "index {m} out of range");
+            c[m] = v.parse()?;
+        }
+    }
+    Ok(c)
 }

@@ -553,6 +553,18 @@ impl ComboTable {
     }
 }
 
+/// Experimental per-combination score corrections (see [`set_combo_corrections`]).
+static COMBO_CORRECTIONS: OnceLock<Option<Box<[i32; 10_000]>>> = OnceLock::new();
+
+/// Adds a correction to the score of every combination of four classes, for every rule but caro
+/// (developers' experiments: `examples/fit_combo.rs` fits them, `RENSA_COMBO=FILE` loads them).
+/// `corrections[m]` applies to the combinations whose classes, sorted ascending, read `m` as a
+/// base-10 number (lowest digit first). Only works before the first board is built; returns
+/// whether it did.
+pub fn set_combo_corrections(corrections: Box<[i32; 10_000]>) -> bool {
+    COMBO_CORRECTIONS.set(Some(corrections)).is_ok()
+}
+
 /// The four-direction combination table of `rule` (built on first use; caro has its own
 /// weights).
 pub fn combo(rule: Rule) -> &'static ComboTable {
@@ -568,9 +580,22 @@ pub fn combo(rule: Rule) -> &'static ComboTable {
             .try_into()
             .expect("COMBO_LEN entries");
         let w = weights(rule);
+        let corrections = COMBO_CORRECTIONS
+            .get_or_init(|| None)
+            .as_ref()
+            .filter(|_| !matches!(rule, Rule::Caro { .. }));
         for (i, e) in entry.iter_mut().enumerate().take(10_000) {
             let p = COMBO_WEIGHT.map(|wd| Pattern::ALL[i / wd as usize % 10]);
-            let (t, s) = combine(p, &w);
+            let (t, mut s) = combine(p, &w);
+            if let Some(c) = corrections {
+                let mut digits = COMBO_WEIGHT.map(|wd| (i / wd as usize % 10) as u8);
+                digits.sort_unstable();
+                let m = digits
+                    .iter()
+                    .rev()
+                    .fold(0usize, |acc, &d| acc * 10 + d as usize);
+                s += c[m];
+            }
             *e = ((t as u32) << 16) | s.clamp(0, i16::MAX as i32) as u32;
         }
         ComboTable { entry }
