@@ -91,23 +91,16 @@ fn evaluation_weights_from_the_environment() {
     assert_ne!(bench("lmp=0,lmrlog=0"), default);
     assert_ne!(bench("fut=100"), default);
     assert_ne!(bench("iir=5"), default);
-    // The fifth session's ordering, reduction and extension knobs (all off by default).
+    // The fifth session's ordering, reduction and extension knobs (off by default, but for the
+    // two ordering bonuses, on since the sixth).
     for knob in [
-        "hmal=1",
-        "lmrh=300",
-        "kr=1",
-        "lext=4",
-        "lastb=100",
-        "ownb=100",
-        "cmb=150",
-        "imprfp=1",
-        "implmp=1",
-        "vctd=5",
+        "hmal=1", "lmrh=300", "kr=1", "lext=4", "lastb=0", "ownb=100", "cmb=0", "imprfp=1",
+        "implmp=1", "vctd=5",
     ] {
         assert_ne!(bench(knob), default, "{knob}");
     }
     assert_eq!(
-        bench("limit=12,rfp=100,lmp=3,lmrlog=18"),
+        bench("limit=12,rfp=100,lmp=3,lmrlog=18,lastb=100,cmb=150"),
         default,
         "an explicit default changes nothing"
     );

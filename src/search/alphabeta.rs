@@ -56,6 +56,15 @@ pub const LMP_BASE: usize = 3;
 /// Logarithmic late-move reductions: `ln(depth) * ln(move number) * 10 / LMR_LOG_DIV` plies
 /// (one less at PV nodes, at least one, leaving at least one ply).
 pub const LMR_LOG_DIV: i32 = 18;
+/// Move-ordering bonus for cells within two steps (both ways) of the opponent's last move, and
+/// [`COUNTER_MOVE_BONUS`] for the move that last refuted it: together, against the same build
+/// without them (200 ms/move, 100-game runs, per-game 95 % intervals): freestyle 166-25-109,
+/// +67 ± 38 (300 games); exact five 102-18-80, +38 ± 46 (200); caro 90-47-63, +47 ± 43 (200);
+/// renju 140-11-149, -10 ± 39 (300); all 1000 games +34 ± 21. Alone, each gained only about
+/// +7 in freestyle.
+pub const LAST_MOVE_BONUS: i32 = 100;
+/// Move-ordering bonus for the counter move (see [`LAST_MOVE_BONUS`]).
+pub const COUNTER_MOVE_BONUS: i32 = 150;
 /// Half-width of the first aspiration window, in centi-stones.
 pub const ASPIRATION_WINDOW: i32 = 60;
 /// Largest history entry when history has a malus (see [`Tuning::history_malus`]).
@@ -198,9 +207,9 @@ impl Tuning {
         root_vct_divisor: crate::search::ROOT_VCT_TIME_DIVISOR,
         improving_rfp: false,
         improving_lmp: false,
-        last_bonus: 0,
+        last_bonus: LAST_MOVE_BONUS,
         own_last_bonus: 0,
-        counter_bonus: 0,
+        counter_bonus: COUNTER_MOVE_BONUS,
         order_bonus: ORDER_BONUS,
         indicators: crate::eval::INDICATORS,
         eval: EvalWeights::DEFAULT,
