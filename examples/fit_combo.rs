@@ -23,12 +23,13 @@
 //! in freestyle (200 games), +31 ± 39 in exact five (300 games) and -63 ± 70 in renju (100
 //! games). Predicting game results better from static counts did not make the search play
 //! measurably better, so the engine has no built-in corrections.
-use rensa::board::fast::FastBoard;
-use rensa::board::pattern::{self, Pattern, Threat};
+mod fit_common;
+
+use fit_common::for_each_position;
+use rensa::board::pattern::{self, Pattern};
 use rensa::eval::{evaluate_with, INDICATORS, INITIATIVE_16THS};
-use rensa::referee::records::read_records;
 use rensa::Rule;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 /// The multiset index of four classes: sorted ascending, as a base-10 number.
 fn multiset(mut c: [u8; 4]) -> u16 {
@@ -85,77 +86,37 @@ fn main() {
     let n = keys.len();
     let init = INITIATIVE_16THS as f64 / 16.0;
     let indicators = rensa::eval::indicators_for(rule, &INDICATORS);
-    let mut seen = HashSet::new();
     let mut samples = Vec::new();
-    let mut games = 0usize;
     let mut counts = vec![0u64; n];
-    for path in &rest[1..] {
-        let Ok(text) = std::fs::read_to_string(path) else {
-            continue;
-        };
-        for g in read_records(&text).0 {
-            let external = |s: &str| s.contains("pentazen") || s.contains("rapfi");
-            if g.rule != rule || g.width != 15 || external(&g.black) || external(&g.white) {
+    let games = for_each_position(rule, &rest[1..], false, |b, label, test| {
+        let me = b.side_to_move();
+        let opp = me.opponent();
+        let mut acc: HashMap<u32, f64> = HashMap::new();
+        for i in b.area(rensa::pos::MAX_SIDE as i32) {
+            if !b.is_empty(i) {
                 continue;
             }
-            let moves = g.all_moves();
-            if !seen.insert(moves.clone()) {
-                continue;
-            }
-            games += 1;
-            let h = moves.iter().fold(17u64, |h, m| {
-                h.wrapping_mul(0x100000001b3) ^ (m.x as u64 * 32 + m.y as u64)
-            });
-            let test = h % 10 == 0;
-            let mut b = FastBoard::new(g.width, g.height, rule).expect("board");
-            for (k, &m) in moves.iter().enumerate() {
-                if k >= g.opening.len().max(1) {
-                    let me = b.side_to_move();
-                    let opp = me.opponent();
-                    let decided = b.count(me, Threat::Five) > 0
-                        || b.count(me, Threat::Flex4) > 0
-                        || b.count(opp, Threat::Five) > 0;
-                    if !decided {
-                        let label = match g.winner {
-                            None => 0.5,
-                            Some(c) if c == me => 1.0,
-                            Some(_) => 0.0,
-                        };
-                        let mut acc: HashMap<u32, f64> = HashMap::new();
-                        for i in b.area(rensa::pos::MAX_SIDE as i32) {
-                            if !b.is_empty(i) {
-                                continue;
-                            }
-                            for (c, scale) in [(me, init), (opp, -1.0)] {
-                                let cl = [0, 1, 2, 3].map(|d| b.pattern(i, c, d) as u8);
-                                let id = ids[&multiset(cl)];
-                                *acc.entry(id).or_default() += scale / 4.0;
-                                counts[id as usize] += 1;
-                            }
-                        }
-                        let mut x: Vec<(u32, f32)> = acc
-                            .into_iter()
-                            .filter(|(_, v)| *v != 0.0)
-                            .map(|(k, v)| (k, v as f32))
-                            .collect();
-                        x.sort_unstable_by_key(|e| e.0);
-                        let base = evaluate_with(&b, INITIATIVE_16THS, indicators.as_ref());
-                        samples.push(Sample {
-                            x,
-                            base: base as f32,
-                            label,
-                            test,
-                        });
-                    }
-                }
-                let i = b.idx(m);
-                if !b.is_empty(i) {
-                    break;
-                }
-                b.make(i);
+            for (c, scale) in [(me, init), (opp, -1.0)] {
+                let cl = [0, 1, 2, 3].map(|d| b.pattern(i, c, d) as u8);
+                let id = ids[&multiset(cl)];
+                *acc.entry(id).or_default() += scale / 4.0;
+                counts[id as usize] += 1;
             }
         }
-    }
+        let mut x: Vec<(u32, f32)> = acc
+            .into_iter()
+            .filter(|(_, v)| *v != 0.0)
+            .map(|(k, v)| (k, v as f32))
+            .collect();
+        x.sort_unstable_by_key(|e| e.0);
+        let base = evaluate_with(b, INITIATIVE_16THS, indicators.as_ref());
+        samples.push(Sample {
+            x,
+            base: base as f32,
+            label,
+            test,
+        });
+    });
     eprintln!("{games} games, {} positions", samples.len());
     let sigmoid = |v: f64| 1.0 / (1.0 + (-v).exp());
     let value = |s: &Sample, r: &[f64]| -> f64 {

@@ -18,12 +18,12 @@
 //! instead of one table and the initiative factor; `--extra` adds, per side and threat class
 //! (flex three, double three, four, four-three), whether it has at least one and at least two
 //! such cells (starting from the engine's `eval::INDICATORS`).
+mod fit_common;
+
+use fit_common::for_each_position;
 use rensa::board::fast::FastBoard;
-use rensa::board::pattern::Threat;
 use rensa::eval::{indicator_flags, INDICATORS};
-use rensa::referee::records::read_records;
 use rensa::{Color, Rule};
-use std::collections::HashSet;
 
 /// Weights: pattern scores 1..=8, threat bonuses for threat classes 1..=8, then initiative/16.
 const NP: usize = 8;
@@ -152,69 +152,24 @@ fn main() {
     let args = &o.rest;
     let rule = Rule::parse(args.first().expect("rule")).expect("rule name");
     let cur = current_weights(rule);
-    let mut seen = HashSet::new();
     let mut samples = Vec::new();
-    let mut games = 0usize;
-    for path in &args[1..] {
-        let Ok(text) = std::fs::read_to_string(path) else {
-            continue;
-        };
-        for g in read_records(&text).0 {
-            let external = |n: &str| n.contains("pentazen") || n.contains("rapfi");
-            if g.rule != rule
-                || g.width != 15
-                || (!o.all && (external(&g.black) || external(&g.white)))
-            {
-                continue;
-            }
-            let moves = g.all_moves();
-            if !seen.insert(moves.clone()) {
-                continue;
-            }
-            games += 1;
-            // Held out by content, so the split does not depend on the order of the files.
-            let h = moves.iter().fold(17u64, |h, m| {
-                h.wrapping_mul(0x100000001b3) ^ (m.x as u64 * 32 + m.y as u64)
-            });
-            let test = h % 10 == 0;
-            let mut b = FastBoard::new(g.width, g.height, rule).expect("board");
-            for (n, &m) in moves.iter().enumerate() {
-                // (Not the empty board of a game without an opening: it says nothing.)
-                if n >= g.opening.len().max(1) {
-                    let me = b.side_to_move();
-                    let opp = me.opponent();
-                    let decided = b.count(me, Threat::Five) > 0
-                        || b.count(me, Threat::Flex4) > 0
-                        || b.count(opp, Threat::Five) > 0;
-                    if !decided {
-                        let label = match g.winner {
-                            None => 0.5,
-                            Some(c) if c == me => 1.0,
-                            Some(_) => 0.0,
-                        };
-                        let f = [features(&b, me), features(&b, opp)];
-                        // The model's sums are the board's: the features cover every cell.
-                        for (fc, c) in f.iter().zip([me, opp]) {
-                            let sum: f64 = fc.iter().zip(&cur).map(|(&x, w)| x as f64 * w).sum();
-                            assert_eq!(sum as i32, b.score_sum(c), "features miss cells");
-                        }
-                        samples.push(Sample {
-                            f,
-                            ind: indicator_flags(&b).map(|on| on as u8 as f32),
-                            label,
-                            test,
-                            colour: if me == Color::Black { 1.0 } else { -1.0 },
-                        });
-                    }
-                }
-                let i = b.idx(m);
-                if !b.is_empty(i) {
-                    break;
-                }
-                b.make(i);
-            }
+    let games = for_each_position(rule, &args[1..], o.all, |b, label, test| {
+        let me = b.side_to_move();
+        let opp = me.opponent();
+        let f = [features(b, me), features(b, opp)];
+        // The model's sums are the board's: the features cover every cell.
+        for (fc, c) in f.iter().zip([me, opp]) {
+            let sum: f64 = fc.iter().zip(&cur).map(|(&x, w)| x as f64 * w).sum();
+            assert_eq!(sum as i32, b.score_sum(c), "features miss cells");
         }
-    }
+        samples.push(Sample {
+            f,
+            ind: indicator_flags(b).map(|on| on as u8 as f32),
+            label,
+            test,
+            colour: if me == Color::Black { 1.0 } else { -1.0 },
+        });
+    });
     eprintln!("{games} games, {} positions", samples.len());
     let split = o.split;
     let data: Vec<(Vec<f64>, f64, bool)> = samples

@@ -66,22 +66,28 @@ fn tuning_from_the_environment() {
     }
 }
 
+/// `pbrain-rensa bench` with the environment variable `var` set to `value` (and neither
+/// `RENSA_TUNING`, unless that is `var`, nor `RUST_LOG`): its last line, `Bench: <nodes>`, and
+/// its stderr.
+fn bench_with(var: &str, value: &std::ffi::OsStr) -> (String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_pbrain-rensa"))
+        .arg("bench")
+        .env_remove("RENSA_TUNING")
+        .env_remove("RUST_LOG")
+        .env(var, value)
+        .output()
+        .expect("run bench");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let last = text.lines().last().unwrap_or_default().to_string();
+    assert!(last.starts_with("Bench: "), "{var}={value:?}: {text}");
+    (last, String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
 /// Evaluation weights and the null-move knob in `RENSA_TUNING` reach the search: the bench's node
 /// count changes.
 #[test]
 fn evaluation_weights_from_the_environment() {
-    let bench = |tuning: &str| {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_pbrain-rensa"))
-            .arg("bench")
-            .env("RENSA_TUNING", tuning)
-            .env_remove("RUST_LOG")
-            .output()
-            .expect("run bench");
-        let text = String::from_utf8_lossy(&out.stdout).into_owned();
-        let last = text.lines().last().unwrap_or_default().to_string();
-        assert!(last.starts_with("Bench: "), "{tuning}: {text}");
-        last
-    };
+    let bench = |tuning: &str| bench_with("RENSA_TUNING", tuning.as_ref()).0;
     let default = bench("");
     assert_ne!(bench("p8=1000,b7=100"), default);
     // The null move (off by default) prunes some of the bench's nodes.
@@ -111,19 +117,7 @@ fn evaluation_weights_from_the_environment() {
 /// ignored.
 #[test]
 fn combo_corrections_from_the_environment() {
-    let bench = |file: &std::path::Path| {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_pbrain-rensa"))
-            .arg("bench")
-            .env("RENSA_COMBO", file)
-            .env_remove("RENSA_TUNING")
-            .env_remove("RUST_LOG")
-            .output()
-            .expect("run bench");
-        let text = String::from_utf8_lossy(&out.stdout).into_owned();
-        let last = text.lines().last().unwrap_or_default().to_string();
-        assert!(last.starts_with("Bench: "), "{file:?}: {text}");
-        (last, String::from_utf8_lossy(&out.stderr).into_owned())
-    };
+    let bench = |file: &std::path::Path| bench_with("RENSA_COMBO", file.as_os_str());
     let dir = std::env::temp_dir().join(format!("rensa-combo-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     // A single flex three (classes 0, 0, 0, 6 sorted: index 6000) worth 300 more.
