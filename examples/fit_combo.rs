@@ -25,7 +25,7 @@
 //! measurably better, so the engine has no built-in corrections.
 mod fit_common;
 
-use fit_common::for_each_position;
+use fit_common::{fit_scale, for_each_position};
 use rensa::board::pattern::{self, Pattern};
 use rensa::eval::{evaluate_with, INDICATORS, INITIATIVE_16THS};
 use rensa::Rule;
@@ -137,22 +137,7 @@ fn main() {
         sum / cnt.max(1) as f64
     };
     let zero = vec![0.0; n];
-    let mut k = 100.0;
-    let mut best = f64::MAX;
-    for step in [100.0, 10.0, 1.0] {
-        let centre = k;
-        for j in -10..=10 {
-            let kk: f64 = centre + j as f64 * step;
-            if kk <= 0.0 {
-                continue;
-            }
-            let l = loss(&zero, kk, false);
-            if l < best {
-                best = l;
-                k = kk;
-            }
-        }
-    }
+    let k = fit_scale(|kk| loss(&zero, kk, false));
     println!(
         "current: K {k}, train {:.5}, test {:.5}",
         loss(&zero, k, false),

@@ -20,7 +20,7 @@
 //! such cells (starting from the engine's `eval::INDICATORS`).
 mod fit_common;
 
-use fit_common::for_each_position;
+use fit_common::{fit_scale, for_each_position};
 use rensa::board::fast::FastBoard;
 use rensa::eval::{indicator_flags, INDICATORS};
 use rensa::{Color, Rule};
@@ -195,22 +195,7 @@ fn main() {
     w0.push(0.0);
     let n = w0.len();
     // Scale K for the current weights: a coarse, then finer scan.
-    let mut k = 100.0;
-    let mut best = f64::MAX;
-    for step in [100.0, 10.0, 1.0] {
-        let centre = k;
-        for j in -10..=10 {
-            let kk: f64 = centre + j as f64 * step;
-            if kk <= 0.0 {
-                continue;
-            }
-            let l = loss(&data, &w0, kk, false);
-            if l < best {
-                best = l;
-                k = kk;
-            }
-        }
-    }
+    let k = fit_scale(|kk| loss(&data, &w0, kk, false));
     println!(
         "current: K {k}, train loss {:.5}, test loss {:.5}",
         loss(&data, &w0, k, false),

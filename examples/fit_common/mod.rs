@@ -1,4 +1,5 @@
-//! The training positions the evaluation fitters (`tune_eval`, `fit_combo`) share.
+//! What the evaluation fitters (`tune_eval`, `fit_combo`) share: their training positions and
+//! the fit of the logistic scale.
 
 use rensa::board::fast::FastBoard;
 use rensa::board::pattern::Threat;
@@ -69,4 +70,26 @@ pub fn for_each_position(
         }
     }
     games
+}
+
+/// The scale `K` (the evaluation units per logistic unit) that minimises `loss(K)`: a coarse
+/// scan in steps of 100, then finer ones of 10 and 1 around the best.
+pub fn fit_scale(loss: impl Fn(f64) -> f64) -> f64 {
+    let mut k = 100.0;
+    let mut best = f64::MAX;
+    for step in [100.0, 10.0, 1.0] {
+        let centre = k;
+        for j in -10..=10 {
+            let kk: f64 = centre + j as f64 * step;
+            if kk <= 0.0 {
+                continue;
+            }
+            let l = loss(kk);
+            if l < best {
+                best = l;
+                k = kk;
+            }
+        }
+    }
+    k
 }
