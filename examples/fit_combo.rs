@@ -31,10 +31,9 @@ use rensa::eval::{evaluate_with, INDICATORS, INITIATIVE_16THS};
 use rensa::Rule;
 use std::collections::HashMap;
 
-/// The multiset index of four classes: sorted ascending, as a base-10 number.
-fn multiset(mut c: [u8; 4]) -> u16 {
-    c.sort_unstable();
-    c.iter().rev().fold(0u16, |acc, &d| acc * 10 + d as u16)
+/// The multiset index of four classes (see [`pattern::combo_multiset`]).
+fn multiset(c: [u8; 4]) -> u16 {
+    pattern::combo_multiset(pattern::combo_index(c)) as u16
 }
 
 struct Sample {

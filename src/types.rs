@@ -74,6 +74,14 @@ impl Rule {
         },
     ];
 
+    /// The rule's position in [`Rule::ALL`] (for per-rule tables).
+    pub fn index(self) -> usize {
+        Rule::ALL
+            .iter()
+            .position(|&r| r == self)
+            .expect("every rule is in Rule::ALL")
+    }
+
     /// Decodes an `INFO rule` value as protocol.md §10.6 recommends: a bitmask (1 exact five,
     /// 2 continuous, 4 renju, 8 caro); caro with bit 1 means exact-five caro; a bare `2` means renju
     /// (Yixin-Board); the continuous bit is otherwise ignored.

@@ -2,6 +2,7 @@
 //! runs the fixed benchmark and `pbrain-rensa tactics` the tactical suites. Logs go to stderr and
 //! are silent unless `RUST_LOG` is set.
 
+use rensa::board::pattern::COMBOS;
 use std::io;
 
 fn main() -> anyhow::Result<()> {
@@ -62,13 +63,13 @@ fn main() -> anyhow::Result<()> {
 }
 
 /// Reads `index correction` lines (see `examples/fit_combo.rs`).
-fn load_combo_corrections(path: &str) -> anyhow::Result<Box<[i32; 10_000]>> {
-    let mut c = Box::new([0i32; 10_000]);
+fn load_combo_corrections(path: &str) -> anyhow::Result<Box<[i32; COMBOS]>> {
+    let mut c = Box::new([0i32; COMBOS]);
     for line in std::fs::read_to_string(path)?.lines() {
         let mut it = line.split_whitespace();
         if let (Some(m), Some(v)) = (it.next(), it.next()) {
             let m: usize = m.parse()?;
-            anyhow::ensure!(m < 10_000, "index {m} out of range");
+            anyhow::ensure!(m < COMBOS, "index {m} out of range");
             c[m] = v.parse()?;
         }
     }

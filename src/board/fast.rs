@@ -107,6 +107,15 @@ fn combo_index(p: [u8; 4]) -> usize {
     pattern::combo_index(p.map(|b| b & CLASS_MASK))
 }
 
+/// The combo-table index `packed` with direction `d`'s class changed from that of the pattern
+/// byte `old` to that of `new`. The true index stays below [`pattern::COMBOS`]; wrapping `u16`
+/// arithmetic gets there exactly.
+#[inline(always)]
+fn with_class(packed: u16, d: usize, old: u8, new: u8) -> u16 {
+    let (new, old) = ((new & CLASS_MASK) as u16, (old & CLASS_MASK) as u16);
+    packed.wrapping_add(new.wrapping_sub(old).wrapping_mul(COMBO_WEIGHT[d]))
+}
+
 /// Row-by-row iterator over a rectangle of padded cell indices (see [`FastBoard::area`]).
 pub struct AreaIter {
     next: Idx,
@@ -535,15 +544,11 @@ impl FastBoard {
         if (old_b ^ b) & CLASS_MASK == 0 && (old_w ^ w) & CLASS_MASK == 0 {
             return;
         }
-        let weight = COMBO_WEIGHT[d];
         for (c, p, old) in [(0, b, old_b), (1, w, old_w)] {
-            let (new_class, old_class) = ((p & CLASS_MASK) as u16, (old & CLASS_MASK) as u16);
-            if new_class == old_class {
+            if (p ^ old) & CLASS_MASK == 0 {
                 continue;
             }
-            // The true index stays in 0..10^4; wrapping u16 arithmetic gets there exactly.
-            let packed =
-                st.packed[c].wrapping_add(new_class.wrapping_sub(old_class).wrapping_mul(weight));
+            let packed = with_class(st.packed[c], d, old, p);
             st.packed[c] = packed;
             let e = self.combo.entry[packed as usize & (COMBO_LEN - 1)];
             let (t, sc) = (ComboTable::threat_of(e), ComboTable::score_of(e));
@@ -651,13 +656,8 @@ impl FastBoard {
         let key = (self.keys[f][d] ^ (stone << pattern::shift(k as i32))) & KEY_MASK;
         let pair = self.pairs[key as usize];
         let ci = c.index();
-        let new_class = ((pair >> (8 * ci)) as u8 & CLASS_MASK) as u16;
-        let old_class = (self.state[f].pats[ci][d] & CLASS_MASK) as u16;
-        let packed = self.state[f].packed[ci].wrapping_add(
-            new_class
-                .wrapping_sub(old_class)
-                .wrapping_mul(COMBO_WEIGHT[d]),
-        );
+        let st = &self.state[f];
+        let packed = with_class(st.packed[ci], d, st.pats[ci][d], (pair >> (8 * ci)) as u8);
         Threat::from_u8(ComboTable::threat_of(
             self.combo.entry[packed as usize & (COMBO_LEN - 1)],
         ))

@@ -335,25 +335,9 @@ pub type PairTable = [u16; TABLE_LEN];
 
 /// The [`PairTable`] of `rule` (built on first use from [`table`], then shared).
 pub fn pair_table(rule: Rule) -> &'static PairTable {
-    static PAIRS: [OnceLock<Box<PairTable>>; 5] = [
-        OnceLock::new(),
-        OnceLock::new(),
-        OnceLock::new(),
-        OnceLock::new(),
-        OnceLock::new(),
-    ];
-    let slot = match rule {
-        Rule::Freestyle => 0,
-        Rule::Exact => 1,
-        Rule::Renju => 2,
-        Rule::Caro {
-            overline_wins: true,
-        } => 3,
-        Rule::Caro {
-            overline_wins: false,
-        } => 4,
-    };
-    PAIRS[slot].get_or_init(|| {
+    static PAIRS: [OnceLock<Box<PairTable>>; Rule::ALL.len()] =
+        [const { OnceLock::new() }; Rule::ALL.len()];
+    PAIRS[rule.index()].get_or_init(|| {
         let (black, white) = (
             table(Sem::of(rule, Color::Black)),
             table(Sem::of(rule, Color::White)),
@@ -514,8 +498,10 @@ fn combine(p: [Pattern; 4], w: &EvalWeights) -> (Threat, i32) {
     (threat, base + w.bonus[threat as usize])
 }
 
-/// Entries of a [`ComboTable`]: a power of two above the 10^4 class combinations, so that a
-/// masked index needs no bounds check.
+/// Combinations of four line classes (`0..=9` each, one per direction): 10^4.
+pub const COMBOS: usize = 10_000;
+/// Entries of a [`ComboTable`]: a power of two above [`COMBOS`], so that a masked index needs
+/// no bounds check.
 pub const COMBO_LEN: usize = 1 << 14;
 /// Weight of direction `d`'s class in a combo index (the classes are base-10 digits).
 pub const COMBO_WEIGHT: [u16; 4] = [1, 10, 100, 1000];
@@ -533,11 +519,23 @@ pub fn combo_index(classes: [u8; 4]) -> usize {
         .sum()
 }
 
+/// The multiset of the combination at combo-table index `i` (below [`COMBOS`]): its four
+/// classes sorted ascending, read as a base-10 number with the lowest class as the lowest digit.
+/// The directions' order does not matter to it.
+pub fn combo_multiset(i: usize) -> usize {
+    let mut digits = COMBO_WEIGHT.map(|wd| (i / wd as usize % 10) as u8);
+    digits.sort_unstable();
+    digits
+        .iter()
+        .rev()
+        .fold(0usize, |acc, &d| acc * 10 + d as usize)
+}
+
 /// Combined threat and score of a cell from its four line patterns (indexed by
 /// [`combo_index`]). Each entry packs the [`Threat`] in bits 16.. and the (non-negative) score in
 /// bits 0..16, so one lookup gives both.
 pub struct ComboTable {
-    /// [`COMBO_LEN`] entries; those from 10^4 on are never used.
+    /// [`COMBO_LEN`] entries; those from [`COMBOS`] on are never used.
     pub entry: Box<[u32; COMBO_LEN]>,
 }
 
@@ -554,14 +552,13 @@ impl ComboTable {
 }
 
 /// Experimental per-combination score corrections (see [`set_combo_corrections`]).
-static COMBO_CORRECTIONS: OnceLock<Option<Box<[i32; 10_000]>>> = OnceLock::new();
+static COMBO_CORRECTIONS: OnceLock<Option<Box<[i32; COMBOS]>>> = OnceLock::new();
 
 /// Adds a correction to the score of every combination of four classes, for every rule but caro
 /// (developers' experiments: `examples/fit_combo.rs` fits them, `RENSA_COMBO=FILE` loads them).
-/// `corrections[m]` applies to the combinations whose classes, sorted ascending, read `m` as a
-/// base-10 number (lowest digit first). Only works before the first board is built; returns
-/// whether it did.
-pub fn set_combo_corrections(corrections: Box<[i32; 10_000]>) -> bool {
+/// `corrections[m]` applies to the combinations of multiset `m` (see [`combo_multiset`]). Only
+/// works before the first board is built; returns whether it did.
+pub fn set_combo_corrections(corrections: Box<[i32; COMBOS]>) -> bool {
     COMBO_CORRECTIONS.set(Some(corrections)).is_ok()
 }
 
@@ -584,17 +581,11 @@ pub fn combo(rule: Rule) -> &'static ComboTable {
             .get_or_init(|| None)
             .as_ref()
             .filter(|_| !matches!(rule, Rule::Caro { .. }));
-        for (i, e) in entry.iter_mut().enumerate().take(10_000) {
+        for (i, e) in entry.iter_mut().enumerate().take(COMBOS) {
             let p = COMBO_WEIGHT.map(|wd| Pattern::ALL[i / wd as usize % 10]);
             let (t, mut s) = combine(p, &w);
             if let Some(c) = corrections {
-                let mut digits = COMBO_WEIGHT.map(|wd| (i / wd as usize % 10) as u8);
-                digits.sort_unstable();
-                let m = digits
-                    .iter()
-                    .rev()
-                    .fold(0usize, |acc, &d| acc * 10 + d as usize);
-                s += c[m];
+                s += c[combo_multiset(i)];
             }
             *e = ((t as u32) << 16) | s.clamp(0, i16::MAX as i32) as u32;
         }
