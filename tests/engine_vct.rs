@@ -74,3 +74,55 @@ fn renju_black_does_not_win_by_a_forbidden_double_three() {
     assert!(!g.is_forbidden(best), "played a foul: {r:?}");
     assert_ne!(best, p(7, 7));
 }
+
+/// A renju middle game (from a match game, black to move) where a depth-4 search prefers 4,9,
+/// after which white wins by threes and fours.
+fn renju_slip_moves() -> Vec<Pos> {
+    let text = "7,7 6,6 6,9 8,7 7,5 7,6 8,6 6,5 5,4 6,4 6,3 6,8 6,7 4,5 4,6 8,10 \
+                9,8 9,10 7,10 9,11 5,7 5,8 8,9 7,9 10,12 6,11 8,11 3,8 9,12 10,13 4,8 5,10";
+    text.split_whitespace()
+        .map(|s| {
+            let (x, y) = s.split_once(',').unwrap();
+            p(x.parse().unwrap(), y.parse().unwrap())
+        })
+        .collect()
+}
+
+/// Whether the side to move after `moves` + `m` (the opponent of the mover) has a VCT within
+/// the root VCT's limits.
+fn opponent_has_vct(rule: Rule, moves: &[Pos], m: Pos) -> bool {
+    let mut all = moves.to_vec();
+    all.push(m);
+    let g = Game::from_moves(15, 15, rule, &all).unwrap();
+    let mut b = rensa::board::fast::FastBoard::from_game(&g);
+    let mut cache = rensa::search::vct::VctCache::new(16);
+    let mut vct = rensa::search::vct::Vct::new(&mut cache, rensa::search::SAFETY_VCT_NODES, None);
+    let mut line = Vec::new();
+    vct.solve(
+        &mut b,
+        rensa::search::ROOT_VCT_DEPTH,
+        rensa::search::ROOT_VCT_THREES,
+        &mut line,
+    )
+    .is_some()
+}
+
+#[test]
+fn the_safety_step_avoids_a_move_that_allows_a_vct() {
+    use rensa::search::alphabeta::{set_tuning, Tuning};
+    let moves = renju_slip_moves();
+    // Without the check (knob `svct=0`) the search's choice loses to a VCT...
+    set_tuning(Tuning::parse("svct=0").unwrap());
+    let unchecked = think(Rule::Renju, &moves, 4).best.unwrap();
+    assert_eq!(unchecked, p(4, 9));
+    assert!(opponent_has_vct(Rule::Renju, &moves, unchecked));
+    // ... with it (the default) the engine plays a legal move after which white has none.
+    set_tuning(Tuning::DEFAULT);
+    let r = think(Rule::Renju, &moves, 4);
+    let best = r.best.unwrap();
+    assert_ne!(best, unchecked, "{r:?}");
+    let g = Game::from_moves(15, 15, Rule::Renju, &moves).unwrap();
+    assert!(g.board().is_empty(best) && !g.is_forbidden(best), "{r:?}");
+    assert!(!opponent_has_vct(Rule::Renju, &moves, best), "{r:?}");
+    assert_eq!(r.pv.first(), Some(&best));
+}

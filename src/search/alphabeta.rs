@@ -154,6 +154,10 @@ pub struct Tuning {
     /// The root VCT may use the target time over this divisor (0 = no root VCT; default
     /// [`crate::search::ROOT_VCT_TIME_DIVISOR`]).
     pub root_vct_divisor: u64,
+    /// Node cap of the root threat-safety check (0 = off, default
+    /// [`crate::search::SAFETY_VCT_NODES`]): a best move after which the opponent has a VCT is
+    /// excluded and the root searched again without it.
+    pub safety_vct_nodes: u64,
     /// "Improving" (the static value beats the one two plies up): reverse futility pruning
     /// uses one ply less of margin for an improving node (knob `imprfp`).
     pub improving_rfp: bool,
@@ -205,6 +209,7 @@ impl Tuning {
         vct_threes: 2,
         vct_depth: 8,
         root_vct_divisor: crate::search::ROOT_VCT_TIME_DIVISOR,
+        safety_vct_nodes: crate::search::SAFETY_VCT_NODES,
         improving_rfp: false,
         improving_lmp: false,
         last_bonus: LAST_MOVE_BONUS,
@@ -250,6 +255,7 @@ impl Tuning {
                 "vctn" => t.vct_nodes = n.max(1) as u64,
                 "vctt" => t.vct_threes = n.clamp(1, 7) as u32,
                 "rvct" => t.root_vct_divisor = n.clamp(0, 1000) as u64,
+                "svct" => t.safety_vct_nodes = n.clamp(0, 100_000_000) as u64,
                 "vctdepth" => t.vct_depth = n.clamp(1, 30) as u32,
                 "imprfp" => t.improving_rfp = n != 0,
                 "implmp" => t.improving_lmp = n != 0,
@@ -461,6 +467,12 @@ impl<'a> Searcher<'a> {
 
     pub fn elapsed_ms(&self) -> u64 {
         self.ctl.start.elapsed().as_millis() as u64
+    }
+
+    /// Whether a limit (time, nodes or the stop flag) cut the search short; it then searches no
+    /// more.
+    pub fn aborted(&self) -> bool {
+        self.aborted
     }
 
     fn check_limits(&mut self) {

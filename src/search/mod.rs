@@ -28,6 +28,10 @@ pub const ROOT_VCT_NODES: u64 = 200_000;
 pub const ROOT_VCT_TIME_DIVISOR: u64 = 8;
 /// Node cap of each opponent-VCF check of the root safety step.
 pub const SAFETY_VCF_NODES: u64 = 20_000;
+/// Node cap of each opponent-VCT check of the root safety step (the knob `svct`).
+pub const SAFETY_VCT_NODES: u64 = 200_000;
+/// Best moves the threat-safety step may exclude before it keeps the search's first choice.
+pub const SAFETY_VCT_TRIES: usize = 3;
 /// Root moves the safety step tries instead of a best move that allows an opponent VCF.
 pub const SAFETY_MOVES: usize = 8;
 /// Mixed into the position hash to seed weak-level variety.
@@ -129,6 +133,8 @@ mod tests {
             (5, 200, 3, 10)
         );
         assert_eq!(t.root_vct_divisor, 0);
+        assert_eq!(Tuning::parse("svct=5000").unwrap().safety_vct_nodes, 5000);
+        assert_eq!(Tuning::DEFAULT.safety_vct_nodes, SAFETY_VCT_NODES);
         assert_eq!(Tuning::parse("bogus=1"), None);
         assert_eq!(Tuning::parse("limit=x"), None);
         let t = Tuning::parse("p6=3,b4=92,b8=387").unwrap();
