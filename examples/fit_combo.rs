@@ -23,9 +23,12 @@
 //! in freestyle (200 games), +31 ± 39 in exact five (300 games) and -63 ± 70 in renju (100
 //! games). Predicting game results better from static counts did not make the search play
 //! measurably better, so the engine has no built-in corrections.
+//!
+//! `--search D --cache FILE [--mix L] [--every N]`: fit to the values of searches instead, as
+//! `tune_eval` does (see there).
 mod fit_common;
 
-use fit_common::{fit_scale, for_each_position};
+use fit_common::{fit_scale, for_each_position, mixed_label, SearchLabels};
 use rensa::board::pattern::{self, Pattern};
 use rensa::eval::{evaluate_with, INDICATORS, INITIATIVE_16THS};
 use rensa::Rule;
@@ -44,10 +47,36 @@ struct Sample {
     test: bool,
 }
 
+fn sigmoid(v: f64) -> f64 {
+    1.0 / (1.0 + (-v).exp())
+}
+
+/// The corrected evaluation of `s` under the corrections `r`.
+fn value(s: &Sample, r: &[f64]) -> f64 {
+    s.base as f64
+        + s.x
+            .iter()
+            .map(|&(k, v)| r[k as usize] * v as f64)
+            .sum::<f64>()
+}
+
+/// Mean log-loss of the training (or held-out) samples.
+fn loss(samples: &[Sample], r: &[f64], k: f64, test: bool) -> f64 {
+    let (mut sum, mut cnt) = (0.0, 0usize);
+    for s in samples.iter().filter(|s| s.test == test) {
+        let p = sigmoid(value(s, r) / k).clamp(1e-9, 1.0 - 1e-9);
+        let y = s.label as f64;
+        sum -= y * p.ln() + (1.0 - y) * (1.0 - p).ln();
+        cnt += 1;
+    }
+    sum / cnt.max(1) as f64
+}
+
 fn main() {
     let mut lambda = 1e-4f64;
     let mut iters = 400usize;
     let mut out: Option<String> = None;
+    let (mut search, mut cache, mut mix, mut every) = (0, String::new(), 0.0, 1usize);
     let mut rest = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -60,6 +89,15 @@ fn main() {
             }
             "--iters" => iters = args.next().and_then(|v| v.parse().ok()).expect("--iters N"),
             "--out" => out = args.next(),
+            "--search" => {
+                search = args
+                    .next()
+                    .and_then(|v| v.parse().ok())
+                    .expect("--search D")
+            }
+            "--cache" => cache = args.next().expect("--cache FILE"),
+            "--mix" => mix = args.next().and_then(|v| v.parse().ok()).expect("--mix L"),
+            "--every" => every = args.next().and_then(|v| v.parse().ok()).expect("--every N"),
             _ => rest.push(a),
         }
     }
@@ -87,7 +125,16 @@ fn main() {
     let indicators = rensa::eval::indicators_for(rule, &INDICATORS);
     let mut samples = Vec::new();
     let mut counts = vec![0u64; n];
+    let mut labels = (search > 0).then(|| SearchLabels::new(search, &cache));
+    let mut seen = 0usize;
     let games = for_each_position(rule, &rest[1..], false, |b, label, test| {
+        seen += 1;
+        if !seen.is_multiple_of(every.max(1)) {
+            return;
+        }
+        if let Some(l) = labels.as_mut() {
+            l.value(b);
+        }
         let me = b.side_to_move();
         let opp = me.opponent();
         let mut acc: HashMap<u32, f64> = HashMap::new();
@@ -117,31 +164,25 @@ fn main() {
         });
     });
     eprintln!("{games} games, {} positions", samples.len());
-    let sigmoid = |v: f64| 1.0 / (1.0 + (-v).exp());
-    let value = |s: &Sample, r: &[f64]| -> f64 {
-        s.base as f64
-            + s.x
-                .iter()
-                .map(|&(k, v)| r[k as usize] * v as f64)
-                .sum::<f64>()
-    };
-    let loss = |r: &[f64], k: f64, test: bool| -> f64 {
-        let (mut sum, mut cnt) = (0.0, 0usize);
-        for s in samples.iter().filter(|s| s.test == test) {
-            let p = sigmoid(value(s, r) / k).clamp(1e-9, 1.0 - 1e-9);
-            let y = s.label as f64;
-            sum -= y * p.ln() + (1.0 - y) * (1.0 - p).ln();
-            cnt += 1;
-        }
-        sum / cnt.max(1) as f64
-    };
     let zero = vec![0.0; n];
-    let k = fit_scale(|kk| loss(&zero, kk, false));
+    let k = fit_scale(|kk| loss(&samples, &zero, kk, false));
     println!(
         "current: K {k}, train {:.5}, test {:.5}",
-        loss(&zero, k, false),
-        loss(&zero, k, true)
+        loss(&samples, &zero, k, false),
+        loss(&samples, &zero, k, true)
     );
+    if let Some(l) = &labels {
+        l.save();
+        for (s, &v) in samples.iter_mut().zip(&l.values) {
+            s.label = mixed_label(s.label as f64, v, k, mix) as f32;
+        }
+        println!(
+            "search labels (depth {search}, mix {mix}): train {:.5}, test {:.5}",
+            loss(&samples, &zero, k, false),
+            loss(&samples, &zero, k, true)
+        );
+    }
+    let loss = |r: &[f64], k: f64, test: bool| loss(&samples, r, k, test);
     let train: Vec<&Sample> = samples.iter().filter(|s| !s.test).collect();
     let mut r = vec![0.0; n];
     let (mut m1, mut m2) = (vec![0.0; n], vec![0.0; n]);

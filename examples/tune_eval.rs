@@ -18,9 +18,14 @@
 //! instead of one table and the initiative factor; `--extra` adds, per side and threat class
 //! (flex three, double three, four, four-three), whether it has at least one and at least two
 //! such cells (starting from the engine's `eval::INDICATORS`).
+//!
+//! `--search D --cache FILE [--mix L]`: fit to what a search to depth `D` says instead: each
+//! position's label becomes `L` times its game result plus `1 - L` times the win probability of
+//! the search's value (under the scale fitted to the results). The search values are computed
+//! once and kept in `FILE`. `--every N` keeps one position in `N`.
 mod fit_common;
 
-use fit_common::{fit_scale, for_each_position};
+use fit_common::{fit_scale, for_each_position, mixed_label, SearchLabels};
 use rensa::board::fast::FastBoard;
 use rensa::eval::{indicator_flags, INDICATORS};
 use rensa::{Color, Rule};
@@ -53,6 +58,14 @@ struct Opts {
     extra: bool,
     /// `--init N`: the initiative weight in 1/16ths (default: the engine's).
     init: f64,
+    /// `--search D`: fit to the values of searches to depth `D` (0 = to the results).
+    search: i32,
+    /// `--cache FILE`: where the search values are kept.
+    cache: String,
+    /// `--every N`: use every N-th position only.
+    every: usize,
+    /// `--mix L`: the share of the game result in a label when fitting to searches.
+    mix: f64,
     /// The rule, then the record files.
     rest: Vec<String>,
 }
@@ -64,6 +77,10 @@ impl Opts {
             split: false,
             extra: false,
             init: rensa::eval::INITIATIVE_16THS as f64,
+            search: 0,
+            cache: "search-values.txt".to_string(),
+            mix: 0.0,
+            every: 1,
             rest: Vec::new(),
         };
         let mut args = std::env::args().skip(1);
@@ -73,6 +90,15 @@ impl Opts {
                 "--split" => o.split = true,
                 "--extra" => o.extra = true,
                 "--init" => o.init = args.next().and_then(|v| v.parse().ok()).expect("--init N"),
+                "--search" => {
+                    o.search = args
+                        .next()
+                        .and_then(|v| v.parse().ok())
+                        .expect("--search D")
+                }
+                "--cache" => o.cache = args.next().expect("--cache FILE"),
+                "--every" => o.every = args.next().and_then(|v| v.parse().ok()).expect("--every N"),
+                "--mix" => o.mix = args.next().and_then(|v| v.parse().ok()).expect("--mix L"),
                 _ => o.rest.push(a),
             }
         }
@@ -153,7 +179,16 @@ fn main() {
     let rule = Rule::parse(args.first().expect("rule")).expect("rule name");
     let cur = current_weights(rule);
     let mut samples = Vec::new();
+    let mut labels = (o.search > 0).then(|| SearchLabels::new(o.search, &o.cache));
+    let mut seen = 0usize;
     let games = for_each_position(rule, &args[1..], o.all, |b, label, test| {
+        seen += 1;
+        if !seen.is_multiple_of(o.every.max(1)) {
+            return;
+        }
+        if let Some(l) = labels.as_mut() {
+            l.value(b);
+        }
         let me = b.side_to_move();
         let opp = me.opponent();
         let f = [features(b, me), features(b, opp)];
@@ -171,8 +206,11 @@ fn main() {
         });
     });
     eprintln!("{games} games, {} positions", samples.len());
+    if let Some(l) = &labels {
+        l.save();
+    }
     let split = o.split;
-    let data: Vec<(Vec<f64>, f64, bool)> = samples
+    let mut data: Vec<(Vec<f64>, f64, bool)> = samples
         .iter()
         .map(|s| (inputs(s, &o), s.label as f64, s.test))
         .collect();
@@ -201,6 +239,18 @@ fn main() {
         loss(&data, &w0, k, false),
         loss(&data, &w0, k, true)
     );
+    if let Some(l) = &labels {
+        for (d, &v) in data.iter_mut().zip(&l.values) {
+            d.1 = mixed_label(d.1, v, k, o.mix);
+        }
+        println!(
+            "search labels (depth {}, mix {}): train loss {:.5}, test loss {:.5}",
+            o.search,
+            o.mix,
+            loss(&data, &w0, k, false),
+            loss(&data, &w0, k, true)
+        );
+    }
     // Adam on the weights, K fixed.
     let mut w = w0.clone();
     let (mut m1, mut m2) = (vec![0.0; n], vec![0.0; n]);

@@ -93,3 +93,103 @@ pub fn fit_scale(loss: impl Fn(f64) -> f64) -> f64 {
     }
     k
 }
+
+/// Values of searches of the training positions, to fit the evaluation to what a deeper search
+/// says rather than to the games' outcomes (`--search DEPTH`). The values are kept in `cache`
+/// (one per line, in the order the positions are visited) so that later fits reuse them.
+pub struct SearchLabels {
+    depth: i32,
+    tt: rensa::search::tt::Tt,
+    vcf: rensa::search::vcf::VcfCache,
+    /// Values read from the cache file, if it had them.
+    cached: Option<Vec<i32>>,
+    /// The values, in visiting order.
+    pub values: Vec<i32>,
+    path: String,
+}
+
+impl SearchLabels {
+    pub fn new(depth: i32, path: &str) -> SearchLabels {
+        let cached = std::fs::read_to_string(path)
+            .ok()
+            .map(|t| t.lines().filter_map(|l| l.trim().parse().ok()).collect());
+        if let Some(v) = &cached {
+            let v: &Vec<i32> = v;
+            eprintln!("{path}: {} cached search values", v.len());
+        }
+        SearchLabels {
+            depth,
+            tt: rensa::search::tt::Tt::new(16 << 20),
+            vcf: rensa::search::vcf::VcfCache::new(16),
+            cached,
+            values: Vec::new(),
+            path: path.to_string(),
+        }
+    }
+
+    /// The value (for the side to move) of a search of `b` to the depth, or the cached one.
+    pub fn value(&mut self, b: &FastBoard) -> i32 {
+        let n = self.values.len();
+        let v = match self.cached.as_ref().and_then(|c| c.get(n)) {
+            Some(&v) => v,
+            None => self.search(b),
+        };
+        self.values.push(v);
+        if (n + 1).is_multiple_of(5000) {
+            eprintln!("{} positions searched", n + 1);
+        }
+        v
+    }
+
+    fn search(&mut self, b: &FastBoard) -> i32 {
+        use rensa::search::alphabeta::{Control, Searcher};
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        self.tt.new_search();
+        let ctl = Control {
+            stop: &stop,
+            start: std::time::Instant::now(),
+            hard_ms: u64::MAX,
+            max_nodes: u64::MAX,
+        };
+        let mut s = Searcher::new(b.clone(), &self.tt, &self.vcf, ctl);
+        let mut prev = None;
+        let mut value = rensa::eval::evaluate(b);
+        for d in 1..=self.depth {
+            match s.iterate(d, prev) {
+                Some(it) if !it.pv.is_empty() => {
+                    value = it.value;
+                    prev = Some(it.value);
+                }
+                _ => break,
+            }
+        }
+        value
+    }
+
+    /// Writes the values to the cache file (when they were not all read from it).
+    pub fn save(&self) {
+        if self.cached.as_ref().map(Vec::len) == Some(self.values.len()) {
+            return;
+        }
+        let text: String = self.values.iter().map(|v| format!("{v}\n")).collect();
+        if let Err(e) = std::fs::write(&self.path, text) {
+            eprintln!("{}: {e}", self.path);
+        }
+    }
+}
+
+/// The training target of a position whose game ended `result` (for the side to move) and whose
+/// search said `value`: `mix` of the result plus `1 - mix` of the search value's win
+/// probability under the scale `k` (a proven win or loss counts as 1 or 0).
+pub fn mixed_label(result: f64, value: i32, k: f64, mix: f64) -> f64 {
+    let p = if value.abs() >= rensa::Value::MATE_BOUND.0 {
+        if value > 0 {
+            1.0
+        } else {
+            0.0
+        }
+    } else {
+        1.0 / (1.0 + (-(value as f64) / k).exp())
+    };
+    mix * result + (1.0 - mix) * p
+}
