@@ -108,7 +108,7 @@ fn evaluation_weights_from_the_environment() {
     // The seventh session's threat-safety check (on by default) counts its nodes.
     assert_ne!(bench("svct=0"), default);
     assert_eq!(
-        bench("limit=12,rfp=100,lmp=3,lmrlog=18,lastb=100,cmb=150,svct=200000"),
+        bench("limit=12,rfp=100,lmp=3,lmrlog=18,lastb=100,cmb=150,svct=200000,rfoul=1"),
         default,
         "an explicit default changes nothing"
     );

@@ -158,6 +158,9 @@ pub struct Tuning {
     /// [`crate::search::SAFETY_VCT_NODES`]): a best move after which the opponent has a VCT is
     /// excluded and the root searched again without it.
     pub safety_vct_nodes: u64,
+    /// Renju white defends against black's straight-four points only when one of them is not a
+    /// foul (knob `rfoul`; off: every such point counts).
+    pub renju_fouls_defend: bool,
     /// "Improving" (the static value beats the one two plies up): reverse futility pruning
     /// uses one ply less of margin for an improving node (knob `imprfp`).
     pub improving_rfp: bool,
@@ -210,6 +213,7 @@ impl Tuning {
         vct_depth: 8,
         root_vct_divisor: crate::search::ROOT_VCT_TIME_DIVISOR,
         safety_vct_nodes: crate::search::SAFETY_VCT_NODES,
+        renju_fouls_defend: true,
         improving_rfp: false,
         improving_lmp: false,
         last_bonus: LAST_MOVE_BONUS,
@@ -256,6 +260,7 @@ impl Tuning {
                 "vctt" => t.vct_threes = n.clamp(1, 7) as u32,
                 "rvct" => t.root_vct_divisor = n.clamp(0, 1000) as u64,
                 "svct" => t.safety_vct_nodes = n.clamp(0, 100_000_000) as u64,
+                "rfoul" => t.renju_fouls_defend = n != 0,
                 "vctdepth" => t.vct_depth = n.clamp(1, 30) as u32,
                 "imprfp" => t.improving_rfp = n != 0,
                 "implmp" => t.improving_lmp = n != 0,
@@ -1015,8 +1020,10 @@ impl<'a> Searcher<'a> {
             }
             return;
         }
-        // Step 2. The opponent can make a straight four: defend, or counter with a four.
-        let must_defend = self.b.count(opp, Threat::Flex4) > 0;
+        // Step 2. The opponent can make a straight four: defend, or counter with a four. Renju
+        // black cannot when each of its straight-four (and double-four) points is a foul.
+        let must_defend = self.b.count(opp, Threat::Flex4) > 0
+            && (!self.tuning.renju_fouls_defend || has_legal(&mut self.b, opp, Threat::Flex4));
         let killers = self.killers[ply];
         let t = &self.tuning;
         let stride = self.b.stride() as isize;
@@ -1094,5 +1101,76 @@ mod tests {
         let mut h = 0;
         Searcher::history_update(&mut h, 9);
         assert_eq!(h, 9);
+    }
+
+    /// The moves `generate` gives white in a renju position where black's only open three has
+    /// two straight-four points that are both fouls (double fours), with the knob `rfoul`.
+    fn white_moves_against_a_fake_three(rfoul: bool) -> (FastBoard, Vec<Idx>) {
+        use crate::pos::Pos;
+        let black = [
+            (5, 7),
+            (6, 7),
+            (7, 7),
+            (4, 4),
+            (4, 5),
+            (4, 6),
+            (8, 4),
+            (8, 5),
+            (8, 6),
+        ];
+        let white = [
+            (4, 3),
+            (8, 3),
+            (0, 14),
+            (3, 14),
+            (6, 14),
+            (9, 14),
+            (12, 14),
+            (14, 11),
+        ];
+        let mut b = FastBoard::new(15, 15, Rule::Renju).unwrap();
+        for k in 0..black.len() {
+            for &(x, y) in [black.get(k), white.get(k)].into_iter().flatten() {
+                let i = b.idx(Pos::new(x, y));
+                b.make(i);
+            }
+        }
+        let (p47, p87) = (b.idx(Pos::new(4, 7)), b.idx(Pos::new(8, 7)));
+        assert_eq!(b.side_to_move(), Color::White);
+        assert_eq!(b.count(Color::Black, Threat::Flex4), 2);
+        assert!(b.is_forbidden(p47) && b.is_forbidden(p87));
+        let tt = Tt::new(1 << 20);
+        let vcf = VcfCache::new(10);
+        let stop = AtomicBool::new(false);
+        let ctl = Control {
+            stop: &stop,
+            start: std::time::Instant::now(),
+            hard_ms: u64::MAX,
+            max_nodes: u64::MAX,
+        };
+        set_tuning(Tuning {
+            renju_fouls_defend: rfoul,
+            ..Tuning::DEFAULT
+        });
+        let mut s = Searcher::new(b.clone(), &tt, &vcf, ctl);
+        set_tuning(Tuning::DEFAULT);
+        let mut out = Vec::new();
+        s.generate(&mut out, 0, 1, None, false);
+        (b, out.into_iter().map(|m| m.0).collect())
+    }
+
+    #[test]
+    fn renju_white_need_not_block_a_three_whose_fours_are_fouls() {
+        // Every straight-four point of black is a foul: white may play anywhere near the stones.
+        let (b, moves) = white_moves_against_a_fake_three(true);
+        let near = b.area(2).filter(|&i| b.is_empty(i) && b.is_near(i)).count();
+        assert_eq!(moves.len(), near);
+        // Counting them as threats (the old behaviour), white only defends or makes a four.
+        let (b, moves) = white_moves_against_a_fake_three(false);
+        assert!(moves.len() < near / 4, "{}", moves.len());
+        for m in moves {
+            let four = |c| b.threat(m, c) >= Threat::Block4;
+            assert!(four(Color::White) || four(Color::Black), "{}", b.pos(m));
+        }
     }
 }
