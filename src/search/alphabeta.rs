@@ -404,6 +404,11 @@ pub struct Searcher<'a> {
     pub root_exclude: Vec<Idx>,
     /// The depth of the current iteration.
     root_depth: i32,
+    /// Per node on the stack that searched its hash move before generating its other moves and
+    /// has not generated them yet: the length of `history_log` when it started.
+    staged: Vec<usize>,
+    /// History changes (cell, colour, old, new) made while some node is in `staged`.
+    history_log: Vec<(u32, u8, i32, i32)>,
     tuning: Tuning,
 }
 
@@ -448,6 +453,8 @@ impl<'a> Searcher<'a> {
             vct_cache: None,
             root_exclude: Vec::new(),
             root_depth: 0,
+            staged: Vec::with_capacity(MAX_PLY + 1),
+            history_log: Vec::new(),
             indicators,
             tuning: t,
         }
@@ -721,9 +728,21 @@ impl<'a> Searcher<'a> {
             }
         }
 
-        // Step 6. Moves.
+        // Step 6. Moves. A valid hash move is searched before the others are generated: it
+        // often cuts off alone, and then the generation is saved.
         let mut moves = std::mem::take(&mut self.buffers[ply]);
-        self.generate(&mut moves, opp_fives, ply, tt_move, pv_node);
+        let staged = match tt_move {
+            Some(m) if !root && self.in_generated(m, opp_fives) => {
+                moves.clear();
+                moves.push((m, i32::MAX));
+                self.staged.push(self.history_log.len());
+                true
+            }
+            _ => {
+                self.generate(&mut moves, opp_fives, ply, tt_move, pv_node);
+                false
+            }
+        };
         if moves.is_empty() {
             self.buffers[ply] = moves;
             // The only block is a foul for black, or nothing is playable near the stones.
@@ -745,7 +764,16 @@ impl<'a> Searcher<'a> {
         let mut best = -INF;
         let mut best_move = None;
         let mut searched = 0usize;
-        for n in 0..moves.len() {
+        let mut pending = staged;
+        for n in 0.. {
+            if pending && n == 1 {
+                // The hash move did not cut off: the rest, ordered as if generated first.
+                pending = false;
+                self.generate_after_hash_move(&mut moves, opp_fives, ply, tt_move, pv_node);
+            }
+            if n >= moves.len() {
+                break;
+            }
             // Lazy selection: most nodes cut off after a few moves, so sorting all is wasted.
             pick_best(&mut moves, n);
             let m = moves[n].0;
@@ -840,21 +868,24 @@ impl<'a> Searcher<'a> {
                             if let Some(l) = self.b.last_move() {
                                 self.counter[l][me.index()] = m;
                             }
+                            let c = me.index();
                             if self.tuning.history_malus {
                                 let bonus = depth * depth;
-                                Self::history_update(&mut self.history[m][me.index()], bonus);
+                                self.change_history(m, c, |h| Self::history_update(h, bonus));
                                 for &(q, _) in &moves[..n] {
-                                    let h = &mut self.history[q][me.index()];
-                                    Self::history_update(h, -bonus);
+                                    self.change_history(q, c, |h| Self::history_update(h, -bonus));
                                 }
                             } else {
-                                self.history[m][me.index()] += depth * depth;
+                                self.change_history(m, c, |h| *h += depth * depth);
                             }
                         }
                         break;
                     }
                 }
             }
+        }
+        if pending {
+            self.end_staged();
         }
         self.buffers[ply] = moves;
         if self.aborted {
@@ -874,6 +905,76 @@ impl<'a> Searcher<'a> {
         self.tt
             .store(key, tt::value_to_tt(best, p), best_move, depth, bound);
         best
+    }
+
+    /// Whether `m` (an empty cell) is in the list [`Searcher::generate`] would make at this
+    /// non-root node, so that it may be searched before the list exists.
+    fn in_generated(&mut self, m: Idx, opp_fives: u32) -> bool {
+        let me = self.b.side_to_move();
+        let opp = me.opponent();
+        let renju_black = self.b.rule() == Rule::Renju && me == Color::Black;
+        if opp_fives > 0 {
+            // Caro's defences need the board tried; elsewhere they are the five points.
+            return !matches!(self.b.rule(), Rule::Caro { .. })
+                && self.b.is_five(m, opp)
+                && (!renju_black || !self.b.is_forbidden(m));
+        }
+        if self.b.ply() == 0 || !self.b.is_near(m) {
+            return false;
+        }
+        let must_defend = self.b.count(opp, Threat::Flex4) > 0;
+        if must_defend
+            && self.b.threat(m, me) < Threat::Block4
+            && self.b.threat(m, opp) < Threat::Block4
+        {
+            return false;
+        }
+        !(renju_black && self.b.maybe_forbidden(m) && self.b.is_forbidden(m))
+    }
+
+    /// Generates the moves of a node whose hash move `tt_move` (at `out[0]`) was searched first,
+    /// ordered exactly as if they had been generated before it: the history entries its subtree
+    /// changed are set back to their old values for the generation, then forward again.
+    fn generate_after_hash_move(
+        &mut self,
+        out: &mut Vec<(Idx, i32)>,
+        opp_fives: u32,
+        ply: usize,
+        tt_move: Option<Idx>,
+        pv_node: bool,
+    ) {
+        let mark = *self.staged.last().expect("a staged node");
+        for &(i, c, old, _) in self.history_log[mark..].iter().rev() {
+            self.history[i as usize][c as usize] = old;
+        }
+        self.generate(out, opp_fives, ply, tt_move, pv_node);
+        for &(i, c, _, new) in &self.history_log[mark..] {
+            self.history[i as usize][c as usize] = new;
+        }
+        self.end_staged();
+        // The hash move (scored `i32::MAX`) back in front.
+        pick_best(out, 0);
+        debug_assert_eq!(Some(out[0].0), tt_move);
+    }
+
+    /// The innermost staged node no longer needs the history log.
+    fn end_staged(&mut self) {
+        self.staged.pop();
+        if self.staged.is_empty() {
+            self.history_log.clear();
+        }
+    }
+
+    /// Changes the history entry of cell `i` for colour index `c`, logging it while a staged
+    /// node may still need the old value (see [`Searcher::generate_after_hash_move`]).
+    #[inline]
+    fn change_history(&mut self, i: Idx, c: usize, f: impl FnOnce(&mut i32)) {
+        let h = &mut self.history[i][c];
+        let old = *h;
+        f(h);
+        if !self.staged.is_empty() {
+            self.history_log.push((i as u32, c as u8, old, *h));
+        }
     }
 
     /// Moves a history entry by `bonus`, slowing down as it nears +-[`HISTORY_MAX`].
