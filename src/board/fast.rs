@@ -116,6 +116,22 @@ fn with_class(packed: u16, d: usize, old: u8, new: u8) -> u16 {
     packed.wrapping_add(new.wrapping_sub(old).wrapping_mul(COMBO_WEIGHT[d]))
 }
 
+/// An entry of [`FastBoard::near_empty_cells`]: cell index, column and row.
+#[inline]
+fn pack_near(i: Idx, x: usize, y: usize) -> u32 {
+    i as u32 | (x as u32) << 16 | (y as u32) << 24
+}
+
+/// The cell index, column and row of an entry of [`FastBoard::near_empty_cells`].
+#[inline]
+pub fn unpack_near(e: u32) -> (Idx, i32, i32) {
+    (
+        (e & 0xffff) as Idx,
+        (e >> 16 & 0xff) as i32,
+        (e >> 24) as i32,
+    )
+}
+
 /// Row-by-row iterator over a rectangle of padded cell indices (see [`FastBoard::area`]).
 pub struct AreaIter {
     next: Idx,
@@ -401,6 +417,39 @@ impl FastBoard {
     #[inline]
     pub fn is_near(&self, i: Idx) -> bool {
         self.near[i] > 0
+    }
+
+    /// The empty cells with a stone within two steps both ways (those [`FastBoard::is_near`]
+    /// accepts), row by row, into `out`; on the empty board the centre. Each entry packs the
+    /// cell index (low 16 bits) with its column (next 8) and row (top 8), see
+    /// [`unpack_near`]. The scan is branch-free: whether a cell qualifies is unpredictable,
+    /// so every cell is written and only the qualifying ones advance the output.
+    pub fn near_empty_cells(&self, out: &mut Vec<u32>) {
+        out.clear();
+        let (x0, y0, x1, y1) = if self.bbox.x0 > self.bbox.x1 {
+            let (cx, cy) = (self.width / 2, self.height / 2);
+            out.push(pack_near(self.idx(Pos::new(cx as u8, cy as u8)), cx, cy));
+            return;
+        } else {
+            (
+                (self.bbox.x0 - 2).max(0) as usize,
+                (self.bbox.y0 - 2).max(0) as usize,
+                (self.bbox.x1 + 2).min(self.width as i32 - 1) as usize,
+                (self.bbox.y1 + 2).min(self.height as i32 - 1) as usize,
+            )
+        };
+        out.resize((x1 - x0 + 1) * (y1 - y0 + 1), 0);
+        let mut k = 0;
+        for y in y0..=y1 {
+            let row = (y + PAD) * self.stride + PAD;
+            let (from, to) = (row + x0, row + x1 + 1);
+            let cells = self.cells[from..to].iter().zip(&self.near[from..to]);
+            for (x, (&cell, &near)) in (x0..).zip(cells) {
+                out[k] = pack_near(row + x, x, y);
+                k += (cell == EMPTY && near > 0) as usize;
+            }
+        }
+        out.truncate(k);
     }
 
     /// The cells where `c` has threat at least `t`, in the stones' area.

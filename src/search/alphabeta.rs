@@ -10,7 +10,7 @@
 use super::tt::{self, Tt, BOUND_EXACT, BOUND_LOWER, BOUND_UPPER};
 use super::vcf::{Vcf, VcfCache};
 use super::vct::{Vct, VctCache};
-use crate::board::fast::{FastBoard, Idx};
+use crate::board::fast::{unpack_near, FastBoard, Idx, PAD};
 use crate::board::pattern::{EvalWeights, Threat};
 use crate::eval::evaluate_with;
 use crate::types::{Color, Rule, Value};
@@ -409,6 +409,8 @@ pub struct Searcher<'a> {
     staged: Vec<usize>,
     /// History changes (cell, colour, old, new) made while some node is in `staged`.
     history_log: Vec<(u32, u8, i32, i32)>,
+    /// Scratch list of the move generator (see [`FastBoard::near_empty_cells`]).
+    near_cells: Vec<u32>,
     tuning: Tuning,
 }
 
@@ -455,6 +457,7 @@ impl<'a> Searcher<'a> {
             root_depth: 0,
             staged: Vec::with_capacity(MAX_PLY + 1),
             history_log: Vec::new(),
+            near_cells: Vec::new(),
             indicators,
             tuning: t,
         }
@@ -1108,23 +1111,30 @@ impl<'a> Searcher<'a> {
         let must_defend = self.b.count(opp, Threat::Flex4) > 0;
         let killers = self.killers[ply];
         let t = &self.tuning;
-        let stride = self.b.stride() as isize;
-        let near_bonus = |back: usize, bonus: i32| -> Option<(isize, isize, i32)> {
-            let m = self.b.move_back(back).filter(|_| bonus != 0)? as isize;
-            Some((m % stride, m / stride, bonus))
+        // The near-move bonuses as (column, row, bonus); a missing move adds nothing.
+        let stride = self.b.stride() as i32;
+        let near_bonus = |back: usize, bonus: i32| -> (i32, i32, i32) {
+            match self.b.move_back(back) {
+                Some(m) if bonus != 0 => {
+                    let m = m as i32;
+                    (m % stride - PAD as i32, m / stride - PAD as i32, bonus)
+                }
+                _ => (0, 0, 0),
+            }
         };
         let near = [near_bonus(0, t.last_bonus), near_bonus(1, t.own_last_bonus)];
         let counter = match self.b.last_move() {
             Some(l) if t.counter_bonus != 0 => self.counter[l][me.index()],
             _ => usize::MAX,
         };
-        // On the empty board only the centre; else the empty cells near a stone. The area
-        // iterator holds no borrow of the board, so nothing is collected.
-        let first = self.b.ply() == 0;
-        for i in self.b.area(if first { 0 } else { 2 }) {
-            if !self.b.is_empty(i) || !(first || self.b.is_near(i)) {
-                continue;
-            }
+        let (ob, counter_bonus) = (t.order_bonus, t.counter_bonus);
+        let c = me.index();
+        // On the empty board only the centre; else the empty cells near a stone.
+        let mut cells = std::mem::take(&mut self.near_cells);
+        self.b.near_empty_cells(&mut cells);
+        out.reserve(cells.len());
+        for &e in &cells {
+            let (i, x, y) = unpack_near(e);
             let tm = self.b.threat(i, me);
             let to = self.b.threat(i, opp);
             if must_defend && tm < Threat::Block4 && to < Threat::Block4 {
@@ -1133,21 +1143,17 @@ impl<'a> Searcher<'a> {
             if renju_black && self.b.maybe_forbidden(i) && self.b.is_forbidden(i) {
                 continue;
             }
-            let ob = &self.tuning.order_bonus;
             let mut s = (self.b.cell_score(i, me) + ob[tm as usize]) * 3 / 2
                 + self.b.cell_score(i, opp)
                 + ob[to as usize];
-            s += self.history[i][me.index()].clamp(-1000, 1000) / 8;
-            if near.iter().any(Option::is_some) {
-                let (ix, iy) = (i as isize % stride, i as isize / stride);
-                for &(x, y, bonus) in near.iter().flatten() {
-                    if (ix - x).abs() <= 2 && (iy - y).abs() <= 2 {
-                        s += bonus;
-                    }
+            s += self.history[i][c].clamp(-1000, 1000) / 8;
+            for &(nx, ny, bonus) in &near {
+                if (x - nx).abs() <= 2 && (y - ny).abs() <= 2 {
+                    s += bonus;
                 }
             }
             if i == counter {
-                s += self.tuning.counter_bonus;
+                s += counter_bonus;
             }
             if i == killers[0] {
                 s += 300;
@@ -1159,6 +1165,7 @@ impl<'a> Searcher<'a> {
             }
             out.push((i, s));
         }
+        self.near_cells = cells;
     }
 }
 
