@@ -524,20 +524,28 @@ impl FastBoard {
             },
         );
         // Each empty cell that sees `i` does so along exactly one direction: one lookup pair
-        // refreshes it.
+        // refreshes it. All 40 keys are flipped and looked up first, and the cells updated
+        // after: the pair table is larger than the L2 cache, and its independent loads overlap
+        // only when no branch on a loaded value comes between them.
+        const SEEN: usize = 4 * 2 * pattern::HALF as usize;
+        let mut cells = [0usize; SEEN];
+        let mut pairs = [0u16; SEEN];
         for d in 0..4 {
             let off = self.dirs[d];
             for k in 1..=pattern::HALF {
-                let q = (i as isize + off * k as isize) as usize;
-                self.keys[q][d] ^= (v as u32) << pattern::shift(-k);
-                if self.cells[q] == EMPTY {
-                    self.refresh_dir(q, d);
+                for (sign, j) in [(1, 0), (-1, 1)] {
+                    let q = (i as isize + sign * off * k as isize) as usize;
+                    let key = &mut self.keys[q][d];
+                    *key ^= (v as u32) << pattern::shift(-sign as i32 * k);
+                    let slot = d * 2 * pattern::HALF as usize + 2 * (k as usize - 1) + j;
+                    cells[slot] = q;
+                    pairs[slot] = self.pairs[(*key & KEY_MASK) as usize];
                 }
-                let q = (i as isize - off * k as isize) as usize;
-                self.keys[q][d] ^= (v as u32) << pattern::shift(k);
-                if self.cells[q] == EMPTY {
-                    self.refresh_dir(q, d);
-                }
+            }
+        }
+        for (slot, (&q, &pair)) in cells.iter().zip(&pairs).enumerate() {
+            if self.cells[q] == EMPTY {
+                self.refresh_dir(q, slot / (2 * pattern::HALF as usize), pair);
             }
         }
     }
@@ -571,16 +579,15 @@ impl FastBoard {
         self.log.truncate(log_mark);
     }
 
-    /// Recomputes the patterns of the empty cell `i` along `d` from its key (logging the old
-    /// state if anything changes) and, if a pattern class changed, its threat and score.
+    /// Sets the patterns of the empty cell `i` along `d` to those of the pair-table entry
+    /// `pair` of its key (logging the old state if anything changes) and, if a pattern class
+    /// changed, its threat and score.
     ///
     /// Fields are updated one by one, each with its own width (the packed classes as a `u16`, not
     /// re-read from the pattern bytes): a wide load of freshly stored narrow fields stalls the CPU
     /// (failed store forwarding), which cost more than the lookups saved.
     #[inline(always)]
-    fn refresh_dir(&mut self, i: Idx, d: usize) {
-        let key = self.keys[i][d] & KEY_MASK;
-        let pair = self.pairs[key as usize];
+    fn refresh_dir(&mut self, i: Idx, d: usize, pair: u16) {
         let (b, w) = (pair as u8, (pair >> 8) as u8);
         let st = &mut self.state[i];
         let (old_b, old_w) = (st.pats[0][d], st.pats[1][d]);
