@@ -420,16 +420,17 @@ impl FastBoard {
     }
 
     /// The empty cells with a stone within two steps both ways (those [`FastBoard::is_near`]
-    /// accepts), row by row, into `out`; on the empty board the centre. Each entry packs the
-    /// cell index (low 16 bits) with its column (next 8) and row (top 8), see
-    /// [`unpack_near`]. The scan is branch-free: whether a cell qualifies is unpredictable,
-    /// so every cell is written and only the qualifying ones advance the output.
-    pub fn near_empty_cells(&self, out: &mut Vec<u32>) {
-        out.clear();
+    /// accepts), row by row, at the start of `out`; on the empty board the centre. Returns
+    /// their number (`out` only grows: what follows them is scratch). Each entry packs the cell
+    /// index (low 16 bits) with its column (next 8) and row (top 8), see [`unpack_near`]. The
+    /// scan is branch-free: whether a cell qualifies is unpredictable, so every cell is
+    /// written and only the qualifying ones advance the output.
+    pub fn near_empty_cells(&self, out: &mut Vec<u32>) -> usize {
         let (x0, y0, x1, y1) = if self.bbox.x0 > self.bbox.x1 {
             let (cx, cy) = (self.width / 2, self.height / 2);
+            out.clear();
             out.push(pack_near(self.idx(Pos::new(cx as u8, cy as u8)), cx, cy));
-            return;
+            return 1;
         } else {
             (
                 (self.bbox.x0 - 2).max(0) as usize,
@@ -438,7 +439,10 @@ impl FastBoard {
                 (self.bbox.y1 + 2).min(self.height as i32 - 1) as usize,
             )
         };
-        out.resize((x1 - x0 + 1) * (y1 - y0 + 1), 0);
+        let need = (x1 - x0 + 1) * (y1 - y0 + 1);
+        if out.len() < need {
+            out.resize(need, 0);
+        }
         let mut k = 0;
         for y in y0..=y1 {
             let row = (y + PAD) * self.stride + PAD;
@@ -449,7 +453,7 @@ impl FastBoard {
                 k += (cell == EMPTY && near > 0) as usize;
             }
         }
-        out.truncate(k);
+        k
     }
 
     /// The cells where `c` has threat at least `t`, in the stones' area.

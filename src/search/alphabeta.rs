@@ -1097,12 +1097,17 @@ impl<'a> Searcher<'a> {
             // Elsewhere the defences are the five points themselves (two or more only reach
             // here at the root). `cells_with(opp, Five)` by hand (no borrow held across
             // `is_forbidden`).
+            // The count of five points is known, so the scan stops at the last one.
+            let mut left = opp_fives;
             for i in self.b.area(4) {
-                if self.b.is_empty(i)
-                    && self.b.is_five(i, opp)
-                    && (!renju_black || !self.b.is_forbidden(i))
-                {
-                    out.push((i, 0));
+                if self.b.is_empty(i) && self.b.is_five(i, opp) {
+                    if !renju_black || !self.b.is_forbidden(i) {
+                        out.push((i, 0));
+                    }
+                    left -= 1;
+                    if left == 0 {
+                        break;
+                    }
                 }
             }
             return;
@@ -1131,9 +1136,9 @@ impl<'a> Searcher<'a> {
         let c = me.index();
         // On the empty board only the centre; else the empty cells near a stone.
         let mut cells = std::mem::take(&mut self.near_cells);
-        self.b.near_empty_cells(&mut cells);
-        out.reserve(cells.len());
-        for &e in &cells {
+        let n = self.b.near_empty_cells(&mut cells);
+        out.reserve(n);
+        for &e in &cells[..n] {
             let (i, x, y) = unpack_near(e);
             let tm = self.b.threat(i, me);
             let to = self.b.threat(i, opp);
