@@ -116,6 +116,22 @@ fn with_class(packed: u16, d: usize, old: u8, new: u8) -> u16 {
     packed.wrapping_add(new.wrapping_sub(old).wrapping_mul(COMBO_WEIGHT[d]))
 }
 
+/// An entry of [`FastBoard::near_empty_cells`]: cell index, column and row.
+#[inline]
+fn pack_near(i: Idx, x: usize, y: usize) -> u32 {
+    i as u32 | (x as u32) << 16 | (y as u32) << 24
+}
+
+/// The cell index, column and row of an entry of [`FastBoard::near_empty_cells`].
+#[inline]
+pub fn unpack_near(e: u32) -> (Idx, i32, i32) {
+    (
+        (e & 0xffff) as Idx,
+        (e >> 16 & 0xff) as i32,
+        (e >> 24) as i32,
+    )
+}
+
 /// Row-by-row iterator over a rectangle of padded cell indices (see [`FastBoard::area`]).
 pub struct AreaIter {
     next: Idx,
@@ -403,6 +419,43 @@ impl FastBoard {
         self.near[i] > 0
     }
 
+    /// The empty cells with a stone within two steps both ways (those [`FastBoard::is_near`]
+    /// accepts), row by row, at the start of `out`; on the empty board the centre. Returns
+    /// their number (`out` only grows: what follows them is scratch). Each entry packs the cell
+    /// index (low 16 bits) with its column (next 8) and row (top 8), see [`unpack_near`]. The
+    /// scan is branch-free: whether a cell qualifies is unpredictable, so every cell is
+    /// written and only the qualifying ones advance the output.
+    pub fn near_empty_cells(&self, out: &mut Vec<u32>) -> usize {
+        let (x0, y0, x1, y1) = if self.bbox.x0 > self.bbox.x1 {
+            let (cx, cy) = (self.width / 2, self.height / 2);
+            out.clear();
+            out.push(pack_near(self.idx(Pos::new(cx as u8, cy as u8)), cx, cy));
+            return 1;
+        } else {
+            (
+                (self.bbox.x0 - 2).max(0) as usize,
+                (self.bbox.y0 - 2).max(0) as usize,
+                (self.bbox.x1 + 2).min(self.width as i32 - 1) as usize,
+                (self.bbox.y1 + 2).min(self.height as i32 - 1) as usize,
+            )
+        };
+        let need = (x1 - x0 + 1) * (y1 - y0 + 1);
+        if out.len() < need {
+            out.resize(need, 0);
+        }
+        let mut k = 0;
+        for y in y0..=y1 {
+            let row = (y + PAD) * self.stride + PAD;
+            let (from, to) = (row + x0, row + x1 + 1);
+            let cells = self.cells[from..to].iter().zip(&self.near[from..to]);
+            for (x, (&cell, &near)) in (x0..).zip(cells) {
+                out[k] = pack_near(row + x, x, y);
+                k += (cell == EMPTY && near > 0) as usize;
+            }
+        }
+        k
+    }
+
     /// The cells where `c` has threat at least `t`, in the stones' area.
     pub fn cells_with(&self, c: Color, t: Threat) -> impl Iterator<Item = Idx> + '_ {
         let ci = c.index();
@@ -475,20 +528,28 @@ impl FastBoard {
             },
         );
         // Each empty cell that sees `i` does so along exactly one direction: one lookup pair
-        // refreshes it.
+        // refreshes it. All 40 keys are flipped and looked up first, and the cells updated
+        // after: the pair table is larger than the L2 cache, and its independent loads overlap
+        // only when no branch on a loaded value comes between them.
+        const SEEN: usize = 4 * 2 * pattern::HALF as usize;
+        let mut cells = [0usize; SEEN];
+        let mut pairs = [0u16; SEEN];
         for d in 0..4 {
             let off = self.dirs[d];
             for k in 1..=pattern::HALF {
-                let q = (i as isize + off * k as isize) as usize;
-                self.keys[q][d] ^= (v as u32) << pattern::shift(-k);
-                if self.cells[q] == EMPTY {
-                    self.refresh_dir(q, d);
+                for (sign, j) in [(1, 0), (-1, 1)] {
+                    let q = (i as isize + sign * off * k as isize) as usize;
+                    let key = &mut self.keys[q][d];
+                    *key ^= (v as u32) << pattern::shift(-sign as i32 * k);
+                    let slot = d * 2 * pattern::HALF as usize + 2 * (k as usize - 1) + j;
+                    cells[slot] = q;
+                    pairs[slot] = self.pairs[(*key & KEY_MASK) as usize];
                 }
-                let q = (i as isize - off * k as isize) as usize;
-                self.keys[q][d] ^= (v as u32) << pattern::shift(k);
-                if self.cells[q] == EMPTY {
-                    self.refresh_dir(q, d);
-                }
+            }
+        }
+        for (slot, (&q, &pair)) in cells.iter().zip(&pairs).enumerate() {
+            if self.cells[q] == EMPTY {
+                self.refresh_dir(q, slot / (2 * pattern::HALF as usize), pair);
             }
         }
     }
@@ -522,16 +583,15 @@ impl FastBoard {
         self.log.truncate(log_mark);
     }
 
-    /// Recomputes the patterns of the empty cell `i` along `d` from its key (logging the old
-    /// state if anything changes) and, if a pattern class changed, its threat and score.
+    /// Sets the patterns of the empty cell `i` along `d` to those of the pair-table entry
+    /// `pair` of its key (logging the old state if anything changes) and, if a pattern class
+    /// changed, its threat and score.
     ///
     /// Fields are updated one by one, each with its own width (the packed classes as a `u16`, not
     /// re-read from the pattern bytes): a wide load of freshly stored narrow fields stalls the CPU
     /// (failed store forwarding), which cost more than the lookups saved.
     #[inline(always)]
-    fn refresh_dir(&mut self, i: Idx, d: usize) {
-        let key = self.keys[i][d] & KEY_MASK;
-        let pair = self.pairs[key as usize];
+    fn refresh_dir(&mut self, i: Idx, d: usize, pair: u16) {
         let (b, w) = (pair as u8, (pair >> 8) as u8);
         let st = &mut self.state[i];
         let (old_b, old_w) = (st.pats[0][d], st.pats[1][d]);

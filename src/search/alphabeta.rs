@@ -10,7 +10,7 @@
 use super::tt::{self, Tt, BOUND_EXACT, BOUND_LOWER, BOUND_UPPER};
 use super::vcf::{Vcf, VcfCache};
 use super::vct::{Vct, VctCache};
-use crate::board::fast::{FastBoard, Idx};
+use crate::board::fast::{unpack_near, FastBoard, Idx, PAD};
 use crate::board::pattern::{EvalWeights, Threat};
 use crate::eval::evaluate_with;
 use crate::types::{Color, Rule, Value};
@@ -415,6 +415,13 @@ pub struct Searcher<'a> {
     pub root_exclude: Vec<Idx>,
     /// The depth of the current iteration.
     root_depth: i32,
+    /// Per node on the stack that searched its hash move before generating its other moves and
+    /// has not generated them yet: the length of `history_log` when it started.
+    staged: Vec<usize>,
+    /// History changes (cell, colour, old, new) made while some node is in `staged`.
+    history_log: Vec<(u32, u8, i32, i32)>,
+    /// Scratch list of the move generator (see [`FastBoard::near_empty_cells`]).
+    near_cells: Vec<u32>,
     tuning: Tuning,
 }
 
@@ -459,6 +466,9 @@ impl<'a> Searcher<'a> {
             vct_cache: None,
             root_exclude: Vec::new(),
             root_depth: 0,
+            staged: Vec::with_capacity(MAX_PLY + 1),
+            history_log: Vec::new(),
+            near_cells: Vec::new(),
             indicators,
             tuning: t,
         }
@@ -738,9 +748,21 @@ impl<'a> Searcher<'a> {
             }
         }
 
-        // Step 6. Moves.
+        // Step 6. Moves. A valid hash move is searched before the others are generated: it
+        // often cuts off alone, and then the generation is saved.
         let mut moves = std::mem::take(&mut self.buffers[ply]);
-        self.generate(&mut moves, opp_fives, ply, tt_move, pv_node);
+        let staged = match tt_move {
+            Some(m) if !root && self.in_generated(m, opp_fives) => {
+                moves.clear();
+                moves.push((m, i32::MAX));
+                self.staged.push(self.history_log.len());
+                true
+            }
+            _ => {
+                self.generate(&mut moves, opp_fives, ply, tt_move, pv_node);
+                false
+            }
+        };
         if moves.is_empty() {
             self.buffers[ply] = moves;
             // The only block is a foul for black, or nothing is playable near the stones.
@@ -762,7 +784,16 @@ impl<'a> Searcher<'a> {
         let mut best = -INF;
         let mut best_move = None;
         let mut searched = 0usize;
-        for n in 0..moves.len() {
+        let mut pending = staged;
+        for n in 0.. {
+            if pending && n == 1 {
+                // The hash move did not cut off: the rest, ordered as if generated first.
+                pending = false;
+                self.generate_after_hash_move(&mut moves, opp_fives, ply, tt_move, pv_node);
+            }
+            if n >= moves.len() {
+                break;
+            }
             // Lazy selection: most nodes cut off after a few moves, so sorting all is wasted.
             pick_best(&mut moves, n);
             let m = moves[n].0;
@@ -857,21 +888,24 @@ impl<'a> Searcher<'a> {
                             if let Some(l) = self.b.last_move() {
                                 self.counter[l][me.index()] = m;
                             }
+                            let c = me.index();
                             if self.tuning.history_malus {
                                 let bonus = depth * depth;
-                                Self::history_update(&mut self.history[m][me.index()], bonus);
+                                self.change_history(m, c, |h| Self::history_update(h, bonus));
                                 for &(q, _) in &moves[..n] {
-                                    let h = &mut self.history[q][me.index()];
-                                    Self::history_update(h, -bonus);
+                                    self.change_history(q, c, |h| Self::history_update(h, -bonus));
                                 }
                             } else {
-                                self.history[m][me.index()] += depth * depth;
+                                self.change_history(m, c, |h| *h += depth * depth);
                             }
                         }
                         break;
                     }
                 }
             }
+        }
+        if pending {
+            self.end_staged();
         }
         self.buffers[ply] = moves;
         if self.aborted {
@@ -891,6 +925,76 @@ impl<'a> Searcher<'a> {
         self.tt
             .store(key, tt::value_to_tt(best, p), best_move, depth, bound);
         best
+    }
+
+    /// Whether `m` (an empty cell) is in the list [`Searcher::generate`] would make at this
+    /// non-root node, so that it may be searched before the list exists.
+    fn in_generated(&mut self, m: Idx, opp_fives: u32) -> bool {
+        let me = self.b.side_to_move();
+        let opp = me.opponent();
+        let renju_black = self.b.rule() == Rule::Renju && me == Color::Black;
+        if opp_fives > 0 {
+            // Caro's defences need the board tried; elsewhere they are the five points.
+            return !matches!(self.b.rule(), Rule::Caro { .. })
+                && self.b.is_five(m, opp)
+                && (!renju_black || !self.b.is_forbidden(m));
+        }
+        if self.b.ply() == 0 || !self.b.is_near(m) {
+            return false;
+        }
+        let must_defend = self.b.count(opp, Threat::Flex4) > 0;
+        if must_defend
+            && self.b.threat(m, me) < Threat::Block4
+            && self.b.threat(m, opp) < Threat::Block4
+        {
+            return false;
+        }
+        !(renju_black && self.b.maybe_forbidden(m) && self.b.is_forbidden(m))
+    }
+
+    /// Generates the moves of a node whose hash move `tt_move` (at `out[0]`) was searched first,
+    /// ordered exactly as if they had been generated before it: the history entries its subtree
+    /// changed are set back to their old values for the generation, then forward again.
+    fn generate_after_hash_move(
+        &mut self,
+        out: &mut Vec<(Idx, i32)>,
+        opp_fives: u32,
+        ply: usize,
+        tt_move: Option<Idx>,
+        pv_node: bool,
+    ) {
+        let mark = *self.staged.last().expect("a staged node");
+        for &(i, c, old, _) in self.history_log[mark..].iter().rev() {
+            self.history[i as usize][c as usize] = old;
+        }
+        self.generate(out, opp_fives, ply, tt_move, pv_node);
+        for &(i, c, _, new) in &self.history_log[mark..] {
+            self.history[i as usize][c as usize] = new;
+        }
+        self.end_staged();
+        // The hash move (scored `i32::MAX`) back in front.
+        pick_best(out, 0);
+        debug_assert_eq!(Some(out[0].0), tt_move);
+    }
+
+    /// The innermost staged node no longer needs the history log.
+    fn end_staged(&mut self) {
+        self.staged.pop();
+        if self.staged.is_empty() {
+            self.history_log.clear();
+        }
+    }
+
+    /// Changes the history entry of cell `i` for colour index `c`, logging it while a staged
+    /// node may still need the old value (see [`Searcher::generate_after_hash_move`]).
+    #[inline]
+    fn change_history(&mut self, i: Idx, c: usize, f: impl FnOnce(&mut i32)) {
+        let h = &mut self.history[i][c];
+        let old = *h;
+        f(h);
+        if !self.staged.is_empty() {
+            self.history_log.push((i as u32, c as u8, old, *h));
+        }
     }
 
     /// Moves a history entry by `bonus`, slowing down as it nears +-[`HISTORY_MAX`].
@@ -1010,12 +1114,17 @@ impl<'a> Searcher<'a> {
             // Elsewhere the defences are the five points themselves (two or more only reach
             // here at the root). `cells_with(opp, Five)` by hand (no borrow held across
             // `is_forbidden`).
+            // The count of five points is known, so the scan stops at the last one.
+            let mut left = opp_fives;
             for i in self.b.area(4) {
-                if self.b.is_empty(i)
-                    && self.b.is_five(i, opp)
-                    && (!renju_black || !self.b.is_forbidden(i))
-                {
-                    out.push((i, 0));
+                if self.b.is_empty(i) && self.b.is_five(i, opp) {
+                    if !renju_black || !self.b.is_forbidden(i) {
+                        out.push((i, 0));
+                    }
+                    left -= 1;
+                    if left == 0 {
+                        break;
+                    }
                 }
             }
             return;
@@ -1026,23 +1135,30 @@ impl<'a> Searcher<'a> {
             && (!self.tuning.renju_fouls_defend || has_legal(&mut self.b, opp, Threat::Flex4));
         let killers = self.killers[ply];
         let t = &self.tuning;
-        let stride = self.b.stride() as isize;
-        let near_bonus = |back: usize, bonus: i32| -> Option<(isize, isize, i32)> {
-            let m = self.b.move_back(back).filter(|_| bonus != 0)? as isize;
-            Some((m % stride, m / stride, bonus))
+        // The near-move bonuses as (column, row, bonus); a missing move adds nothing.
+        let stride = self.b.stride() as i32;
+        let near_bonus = |back: usize, bonus: i32| -> (i32, i32, i32) {
+            match self.b.move_back(back) {
+                Some(m) if bonus != 0 => {
+                    let m = m as i32;
+                    (m % stride - PAD as i32, m / stride - PAD as i32, bonus)
+                }
+                _ => (0, 0, 0),
+            }
         };
         let near = [near_bonus(0, t.last_bonus), near_bonus(1, t.own_last_bonus)];
         let counter = match self.b.last_move() {
             Some(l) if t.counter_bonus != 0 => self.counter[l][me.index()],
             _ => usize::MAX,
         };
-        // On the empty board only the centre; else the empty cells near a stone. The area
-        // iterator holds no borrow of the board, so nothing is collected.
-        let first = self.b.ply() == 0;
-        for i in self.b.area(if first { 0 } else { 2 }) {
-            if !self.b.is_empty(i) || !(first || self.b.is_near(i)) {
-                continue;
-            }
+        let (ob, counter_bonus) = (t.order_bonus, t.counter_bonus);
+        let c = me.index();
+        // On the empty board only the centre; else the empty cells near a stone.
+        let mut cells = std::mem::take(&mut self.near_cells);
+        let n = self.b.near_empty_cells(&mut cells);
+        out.reserve(n);
+        for &e in &cells[..n] {
+            let (i, x, y) = unpack_near(e);
             let tm = self.b.threat(i, me);
             let to = self.b.threat(i, opp);
             if must_defend && tm < Threat::Block4 && to < Threat::Block4 {
@@ -1051,21 +1167,17 @@ impl<'a> Searcher<'a> {
             if renju_black && self.b.maybe_forbidden(i) && self.b.is_forbidden(i) {
                 continue;
             }
-            let ob = &self.tuning.order_bonus;
             let mut s = (self.b.cell_score(i, me) + ob[tm as usize]) * 3 / 2
                 + self.b.cell_score(i, opp)
                 + ob[to as usize];
-            s += self.history[i][me.index()].clamp(-1000, 1000) / 8;
-            if near.iter().any(Option::is_some) {
-                let (ix, iy) = (i as isize % stride, i as isize / stride);
-                for &(x, y, bonus) in near.iter().flatten() {
-                    if (ix - x).abs() <= 2 && (iy - y).abs() <= 2 {
-                        s += bonus;
-                    }
+            s += self.history[i][c].clamp(-1000, 1000) / 8;
+            for &(nx, ny, bonus) in &near {
+                if (x - nx).abs() <= 2 && (y - ny).abs() <= 2 {
+                    s += bonus;
                 }
             }
             if i == counter {
-                s += self.tuning.counter_bonus;
+                s += counter_bonus;
             }
             if i == killers[0] {
                 s += 300;
@@ -1077,6 +1189,7 @@ impl<'a> Searcher<'a> {
             }
             out.push((i, s));
         }
+        self.near_cells = cells;
     }
 }
 
