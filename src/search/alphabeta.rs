@@ -942,10 +942,9 @@ impl<'a> Searcher<'a> {
         if self.b.ply() == 0 || !self.b.is_near(m) {
             return false;
         }
-        let must_defend = self.b.count(opp, Threat::Flex4) > 0;
-        if must_defend
-            && self.b.threat(m, me) < Threat::Block4
+        if self.b.threat(m, me) < Threat::Block4
             && self.b.threat(m, opp) < Threat::Block4
+            && self.must_defend(opp)
         {
             return false;
         }
@@ -1086,6 +1085,14 @@ impl<'a> Searcher<'a> {
     }
 
     /// Fills `out` with the moves worth searching, best first.
+    /// Whether `opp` can make a straight four (or a double four) next move, so that the side
+    /// to move must defend or counter with a four. Renju black cannot when each such point is a
+    /// foul (unless the knob `rfoul` is off).
+    fn must_defend(&mut self, opp: Color) -> bool {
+        self.b.count(opp, Threat::Flex4) > 0
+            && (!self.tuning.renju_fouls_defend || has_legal(&mut self.b, opp, Threat::Flex4))
+    }
+
     fn generate(
         &mut self,
         out: &mut Vec<(Idx, i32)>,
@@ -1129,10 +1136,8 @@ impl<'a> Searcher<'a> {
             }
             return;
         }
-        // Step 2. The opponent can make a straight four: defend, or counter with a four. Renju
-        // black cannot when each of its straight-four (and double-four) points is a foul.
-        let must_defend = self.b.count(opp, Threat::Flex4) > 0
-            && (!self.tuning.renju_fouls_defend || has_legal(&mut self.b, opp, Threat::Flex4));
+        // Step 2. The opponent can make a straight four: defend, or counter with a four.
+        let must_defend = self.must_defend(opp);
         let killers = self.killers[ply];
         let t = &self.tuning;
         // The near-move bonuses as (column, row, bonus); a missing move adds nothing.
