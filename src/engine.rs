@@ -371,16 +371,54 @@ impl Engine {
                 root_exclude: s.root_exclude.clone(),
                 tuning: s.tuning(),
             };
+            // The threat-safety check (knob `svct`) of each new best move: one after which the
+            // opponent wins by threes and fours (a VCT too long for the search to see) is
+            // excluded, and the iteration searched again without it, up to a few times.
+            let safety_nodes = s.tuning().safety_vct_nodes.min(max_nodes);
+            let safety = safety_nodes > 0 && handicap.strength >= 100 && exclude.is_empty();
+            let safety_cache = self
+                .vct_cache
+                .get_or_insert_with(|| VctCache::new(VCT_CACHE_BITS));
+            let mut checked: Vec<usize> = Vec::new();
             helper_nodes = smp::run(threads - 1, &shared, |link| {
                 let mut prev: Option<i32> = None;
                 let mut stable = 0;
-                for depth in 1..=max_depth {
+                let mut depth = 1;
+                while depth <= max_depth {
                     link.main_depth(depth);
                     let Some(it) = s.iterate(depth, prev) else {
                         break;
                     };
                     if it.pv.is_empty() {
                         break;
+                    }
+                    let m = it.pv[0];
+                    if safety
+                        && !Value(it.value).is_mate()
+                        && s.root_exclude.len() < search::SAFETY_VCT_TRIES
+                        && !checked.contains(&m)
+                    {
+                        checked.push(m);
+                        // A cut-off iteration may use the time kept for the steps after it.
+                        let until = if it.partial {
+                            budget.hard_ms
+                        } else {
+                            search_hard_ms
+                        };
+                        s.b.make(m);
+                        let (found, n) =
+                            root_vct(&mut s.b, safety_cache, start, until, stop, safety_nodes);
+                        s.b.unmake();
+                        s.nodes += n;
+                        if found.is_some() {
+                            log::info!("{} allows a VCT; searching without it", s.b.pos(m));
+                            s.root_exclude.push(m);
+                            if it.partial {
+                                break;
+                            }
+                            stable = 0;
+                            continue;
+                        }
                     }
                     let pv = to_pos(&s, &it.pv);
                     if Some(pv[0]) == best.0 {
@@ -416,6 +454,7 @@ impl Engine {
                     ) {
                         break;
                     }
+                    depth += 1;
                 }
             })
             .1;
@@ -427,57 +466,6 @@ impl Engine {
         // us). When the search believes we are lost, the defence may be a cell its
         // threat-restricted move list left out (a VCF can be broken anywhere along its line), so
         // then every legal cell near the stones is tried too, best-scored first, while time lasts.
-        // Step 3a. Threat safety: a best move after which the opponent wins by threes and fours
-        // (a VCT too long for the search to see) is excluded and the root searched again
-        // without it, in the time the search left. At most a few moves are excluded; if each
-        // of them loses that way, the search's first choice stands.
-        let safety_nodes = s
-            .tuning()
-            .safety_vct_nodes
-            .min(max_nodes.saturating_sub(s.nodes));
-        if safety_nodes > 0
-            && handicap.strength >= 100
-            && exclude.is_empty()
-            && !best.1.is_mate()
-            && !s.aborted()
-        {
-            let vct_cache = self
-                .vct_cache
-                .get_or_insert_with(|| VctCache::new(VCT_CACHE_BITS));
-            let first_choice = best.clone();
-            while let Some(b) = best.0 {
-                let bi = s.b.idx(b);
-                s.b.make(bi);
-                let (found, n) = root_vct(
-                    &mut s.b,
-                    vct_cache,
-                    start,
-                    search_hard_ms,
-                    stop,
-                    safety_nodes,
-                );
-                s.b.unmake();
-                s.nodes += n;
-                if found.is_none() {
-                    break;
-                }
-                log::info!("{b} allows a VCT; searching the other moves");
-                s.root_exclude.push(bi);
-                let again = (s.root_exclude.len() <= search::SAFETY_VCT_TRIES)
-                    .then(|| research(&mut s, best.2, budget.soft_ms))
-                    .flatten();
-                match again {
-                    Some((m, v, d, pv)) if !v.is_mate() || v > Value::ZERO => {
-                        best = (Some(s.b.pos(m)), v, d, to_pos(&s, &pv));
-                    }
-                    _ => {
-                        best = first_choice;
-                        break;
-                    }
-                }
-            }
-            s.root_exclude.clear();
-        }
         s.set_hard_ms(budget.hard_ms);
         let losing = best.1.is_mate() && best.1 < Value::ZERO;
         if s.tuning().root_safety
@@ -491,7 +479,7 @@ impl Engine {
                     let mut alternatives: Vec<usize> = root_moves
                         .iter()
                         .copied()
-                        .filter(|&m| m != bi)
+                        .filter(|&m| m != bi && !s.root_exclude.contains(&m))
                         .take(search::SAFETY_MOVES)
                         .collect();
                     if losing {
@@ -558,32 +546,6 @@ fn root_vct(
     );
     log::debug!("root vct: {:?} in {} nodes", r, vct.nodes);
     (r.filter(|_| !line.is_empty()).map(|n| (n, line)), vct.nodes)
-}
-
-/// Iterative deepening of `s` on its own thread (no helpers) up to `max_depth`, starting no new
-/// iteration after `until_ms`: the best root move, its value, the depth and the line, or `None`
-/// if not even the first iteration produced a move.
-fn research(
-    s: &mut alphabeta::Searcher,
-    max_depth: Depth,
-    until_ms: u64,
-) -> Option<(usize, Value, Depth, Vec<usize>)> {
-    let mut found = None;
-    let mut prev = None;
-    for depth in 1..=max_depth.max(1) {
-        let Some(it) = s.iterate(depth, prev) else {
-            break;
-        };
-        let Some(&m) = it.pv.first() else {
-            break;
-        };
-        prev = Some(it.value);
-        found = Some((m, Value(it.value), depth, it.pv));
-        if it.partial || Value(it.value).is_mate() || s.elapsed_ms() >= until_ms {
-            break;
-        }
-    }
-    found
 }
 
 /// The threads a search runs on: `requested` (0 counts as 1) capped at [`MAX_THREADS`] and the

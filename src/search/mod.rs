@@ -30,7 +30,7 @@ pub const ROOT_VCT_TIME_DIVISOR: u64 = 8;
 pub const SAFETY_VCF_NODES: u64 = 20_000;
 /// Node cap of each opponent-VCT check of the root safety step (the knob `svct`).
 pub const SAFETY_VCT_NODES: u64 = 200_000;
-/// Best moves the threat-safety step may exclude before it keeps the search's first choice.
+/// Best moves the threat-safety check may exclude in one search; then it checks no more.
 pub const SAFETY_VCT_TRIES: usize = 3;
 /// Root moves the safety step tries instead of a best move that allows an opponent VCF.
 pub const SAFETY_MOVES: usize = 8;
