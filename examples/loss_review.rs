@@ -1,7 +1,9 @@
 //! Where were the games lost? For every game an engine lost in match records, finds the first of
 //! its moves after which the opponent had a win by continuous threats (VCT, `search::vct`), and
 //! tells whether another move there would have kept the opponent without one (a tactical slip a
-//! root check could catch) or not (the position was already lost to a threat sequence).
+//! root check could catch) or not (the position was already lost to a threat sequence). A slip
+//! is confirmed by a depth-10 search of the position before the move: if the search proves the
+//! loss, the other move only escaped the VCT solver, and the game counts as already lost.
 //!
 //! `cargo run --release --example loss_review -- NAME NODES FILE...`
 //!
@@ -104,9 +106,31 @@ fn main() {
                                 break;
                             }
                         }
-                        verdict = if escapes.is_empty() {
+                        let proven_lost = {
+                            let mut e = rensa::engine::Engine::new();
+                            e.set_rule(g.rule);
+                            e.set_memory_limit(64 << 20);
+                            e.new_game(g.width, g.height).expect("board");
+                            for &p in &moves[..n] {
+                                e.play(p).expect("legal move");
+                            }
+                            let limits = rensa::engine::Limits {
+                                max_depth: Some(10),
+                                max_nodes: Some(3_000_000),
+                                ..Default::default()
+                            };
+                            let stop = std::sync::atomic::AtomicBool::new(false);
+                            let r = e.think(&limits, &stop, &mut |_| {});
+                            r.value.is_mate() && r.value < rensa::Value::ZERO
+                        };
+                        verdict = if escapes.is_empty() || proven_lost {
                             already += 1;
-                            format!("ply {n}: {m} allows a VCT ({found_in} nodes); every other move does too")
+                            let how = if escapes.is_empty() {
+                                "every other move does too"
+                            } else {
+                                "a search proves the position lost"
+                            };
+                            format!("ply {n}: {m} allows a VCT ({found_in} nodes); {how}")
                         } else {
                             slips += 1;
                             slip_plies.push(n);
