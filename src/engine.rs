@@ -376,6 +376,8 @@ impl Engine {
             // excluded, and the iteration searched again without it, up to a few times.
             let safety_nodes = s.tuning().safety_vct_nodes.min(max_nodes);
             let safety = safety_nodes > 0 && handicap.strength >= 100 && exclude.is_empty();
+            let safety_ms =
+                budget.soft_ms.min(budget.hard_ms) / search::ROOT_VCT_TIME_DIVISOR.max(1);
             let safety_cache = self
                 .vct_cache
                 .get_or_insert_with(|| VctCache::new(VCT_CACHE_BITS));
@@ -399,12 +401,14 @@ impl Engine {
                         && !checked.contains(&m)
                     {
                         checked.push(m);
-                        // A cut-off iteration may use the time kept for the steps after it.
-                        let until = if it.partial {
+                        // Each check gets the root VCT's share of the time (a cut-off iteration's
+                        // may reach into the time kept for the steps after the search).
+                        let limit = if it.partial {
                             budget.hard_ms
                         } else {
                             search_hard_ms
                         };
+                        let until = s.elapsed_ms().saturating_add(safety_ms).min(limit);
                         s.b.make(m);
                         let (found, n) =
                             root_vct(&mut s.b, safety_cache, start, until, stop, safety_nodes);
