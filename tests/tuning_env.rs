@@ -105,10 +105,10 @@ fn evaluation_weights_from_the_environment() {
     ] {
         assert_ne!(bench(knob), default, "{knob}");
     }
-    // The seventh session's threat-safety check (on by default) counts its nodes.
-    assert_ne!(bench("svct=0"), default);
+    // The seventh session's threat-safety check (off by default) counts its nodes.
+    assert_ne!(bench("svct=200000"), default);
     assert_eq!(
-        bench("limit=12,rfp=100,lmp=3,lmrlog=18,lastb=100,cmb=150,svct=200000,rfoul=1"),
+        bench("limit=12,rfp=100,lmp=3,lmrlog=18,lastb=100,cmb=150,svct=0,rfoul=1"),
         default,
         "an explicit default changes nothing"
     );

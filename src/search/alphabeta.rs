@@ -154,9 +154,11 @@ pub struct Tuning {
     /// The root VCT may use the target time over this divisor (0 = no root VCT; default
     /// [`crate::search::ROOT_VCT_TIME_DIVISOR`]).
     pub root_vct_divisor: u64,
-    /// Node cap of the root threat-safety check (0 = off, default
-    /// [`crate::search::SAFETY_VCT_NODES`]): a best move after which the opponent has a VCT is
-    /// excluded and the root searched again without it.
+    /// Node cap of the threat-safety check (0 = off, the default; try
+    /// [`crate::search::SAFETY_VCT_NODES`]): each new best move of the iterative deepening after
+    /// which the opponent has a VCT is excluded and the iteration searched again without it. In
+    /// 200 ms/move A/B matches it did not gain (freestyle 48-4-48 and renju 50-4-46 checking only
+    /// the final move; freestyle 42-11-47 checking each new best move with a time cap).
     pub safety_vct_nodes: u64,
     /// Renju white defends against black's straight-four points only when one of them is not a
     /// foul (knob `rfoul`; off: every such point counts).
@@ -212,7 +214,7 @@ impl Tuning {
         vct_threes: 2,
         vct_depth: 8,
         root_vct_divisor: crate::search::ROOT_VCT_TIME_DIVISOR,
-        safety_vct_nodes: crate::search::SAFETY_VCT_NODES,
+        safety_vct_nodes: 0,
         renju_fouls_defend: true,
         improving_rfp: false,
         improving_lmp: false,

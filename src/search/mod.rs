@@ -28,7 +28,7 @@ pub const ROOT_VCT_NODES: u64 = 200_000;
 pub const ROOT_VCT_TIME_DIVISOR: u64 = 8;
 /// Node cap of each opponent-VCF check of the root safety step.
 pub const SAFETY_VCF_NODES: u64 = 20_000;
-/// Node cap of each opponent-VCT check of the root safety step (the knob `svct`).
+/// A node cap for the opponent-VCT check of each new best move (knob `svct`; off by default).
 pub const SAFETY_VCT_NODES: u64 = 200_000;
 /// Best moves the threat-safety check may exclude in one search; then it checks no more.
 pub const SAFETY_VCT_TRIES: usize = 3;
@@ -134,7 +134,7 @@ mod tests {
         );
         assert_eq!(t.root_vct_divisor, 0);
         assert_eq!(Tuning::parse("svct=5000").unwrap().safety_vct_nodes, 5000);
-        assert_eq!(Tuning::DEFAULT.safety_vct_nodes, SAFETY_VCT_NODES);
+        assert_eq!(Tuning::DEFAULT.safety_vct_nodes, 0);
         assert_eq!(Tuning::parse("bogus=1"), None);
         assert_eq!(Tuning::parse("limit=x"), None);
         let t = Tuning::parse("p6=3,b4=92,b8=387").unwrap();
