@@ -143,7 +143,11 @@ fn main() {
                 continue;
             }
             for (c, scale) in [(me, init), (opp, -1.0)] {
-                let cl = [0, 1, 2, 3].map(|d| b.pattern(i, c, d) as u8);
+                let classes = [0, 1, 2, 3].map(|d| b.pattern(i, c, d));
+                if pattern::scores_as_foul(rule, c, classes) {
+                    continue;
+                }
+                let cl = classes.map(|p| p as u8);
                 let id = ids[&multiset(cl)];
                 *acc.entry(id).or_default() += scale / 4.0;
                 counts[id as usize] += 1;

@@ -114,6 +114,10 @@ fn features(b: &FastBoard, c: Color) -> [f32; NW] {
         if !b.is_empty(i) {
             continue;
         }
+        let classes = [0, 1, 2, 3].map(|d| b.pattern(i, c, d));
+        if rensa::board::pattern::scores_as_foul(b.rule(), c, classes) {
+            continue;
+        }
         for d in 0..4 {
             let p = b.pattern(i, c, d) as usize;
             if (1..=NP).contains(&p) {

@@ -51,7 +51,8 @@ pub struct FastBoard {
     tables: [&'static [u8; TABLE_LEN]; 2],
     /// The same two tables side by side, for the incremental updates (see [`pattern::pair_table`]).
     pairs: &'static PairTable,
-    combo: &'static ComboTable,
+    /// Per colour (renju black has its own, see [`pattern::combo_for`]).
+    combo: [&'static ComboTable; 2],
     /// Index offsets of the four directions: (1,0), (0,1), (1,1), (-1,1).
     pub dirs: [isize; 4],
     cells: Vec<u8>,
@@ -197,7 +198,7 @@ impl FastBoard {
                     .expect("a pattern table has an entry per key")
             }),
             pairs: pattern::pair_table(rule),
-            combo: pattern::combo(rule),
+            combo: [Color::Black, Color::White].map(|c| pattern::combo_for(rule, c)),
             dirs: [1, s, s + 1, s - 1],
             cells: vec![WALL; total],
             keys: vec![[0; 4]; total],
@@ -610,7 +611,7 @@ impl FastBoard {
             }
             let packed = with_class(st.packed[c], d, old, p);
             st.packed[c] = packed;
-            let e = self.combo.entry[packed as usize & (COMBO_LEN - 1)];
+            let e = self.combo[c].entry[packed as usize & (COMBO_LEN - 1)];
             let (t, sc) = (ComboTable::threat_of(e), ComboTable::score_of(e));
             let old_t = st.threat[c];
             if old_t != t {
@@ -672,8 +673,8 @@ impl FastBoard {
         if self.cells[i] == EMPTY {
             for c in 0..2 {
                 let ix = combo_index(pats[c]);
-                t[c] = ComboTable::threat_of(self.combo.entry[ix]);
-                s[c] = ComboTable::score_of(self.combo.entry[ix]);
+                t[c] = ComboTable::threat_of(self.combo[c].entry[ix]);
+                s[c] = ComboTable::score_of(self.combo[c].entry[ix]);
             }
         }
         (keys, pats, t, s)
@@ -719,7 +720,7 @@ impl FastBoard {
         let st = &self.state[f];
         let packed = with_class(st.packed[ci], d, st.pats[ci][d], (pair >> (8 * ci)) as u8);
         Threat::from_u8(ComboTable::threat_of(
-            self.combo.entry[packed as usize & (COMBO_LEN - 1)],
+            self.combo[ci].entry[packed as usize & (COMBO_LEN - 1)],
         ))
     }
 
@@ -1276,5 +1277,31 @@ mod tests {
             assert_eq!(slow, want, "oracle on {p:?}");
             assert_eq!(fast, want, "fast board on {p:?}");
         }
+    }
+
+    #[test]
+    fn renju_black_fouls_score_nothing_but_keep_their_class() {
+        // Two open twos meeting at 7,7: a double three there. `own` plays the twos, the other
+        // side scatters stones far away (white's first stone goes first when `own` is white).
+        let twos = [(5, 7), (6, 7), (7, 5), (7, 6)];
+        let far = [(0, 0), (14, 0), (0, 14), (14, 14)];
+        let at = |rule: Rule, own: Color| {
+            let mut b = FastBoard::new(15, 15, rule).unwrap();
+            if own == Color::White {
+                b.make(b.idx(Pos::new(2, 12)));
+            }
+            for (&(x, y), &(fx, fy)) in twos.iter().zip(&far) {
+                b.make(b.idx(Pos::new(x, y)));
+                b.make(b.idx(Pos::new(fx, fy)));
+            }
+            let i = b.idx(Pos::new(7, 7));
+            assert_eq!(b.threat(i, own), Threat::Three3, "{rule} {own:?}");
+            assert!(b.is_consistent_near(i));
+            b.cell_score(i, own)
+        };
+        assert_eq!(at(Rule::Renju, Color::Black), 0);
+        let free = at(Rule::Freestyle, Color::Black);
+        assert!(free > 0);
+        assert_eq!(at(Rule::Renju, Color::White), free);
     }
 }

@@ -562,6 +562,57 @@ pub fn set_combo_corrections(corrections: Box<[i32; COMBOS]>) -> bool {
     COMBO_CORRECTIONS.set(Some(corrections)).is_ok()
 }
 
+/// Whether renju black's foul shapes score nothing (see [`combo_for`]); developers' A/B
+/// experiments turn it off with [`set_renju_foul_scores`].
+static RENJU_FOUL_SCORES_ZERO: OnceLock<bool> = OnceLock::new();
+
+/// Sets whether renju black's cells that would be double fours or double threes score nothing
+/// for black (the default) or as in the other rules. Only works before the first renju board
+/// is built; returns whether it did.
+pub fn set_renju_foul_scores(zero: bool) -> bool {
+    RENJU_FOUL_SCORES_ZERO.set(zero).is_ok()
+}
+
+/// Whether the line classes `p` make a renju foul for black: two fours, or two flex threes,
+/// without a five (the referee's finer "real three" test is not applied: a few such cells are
+/// in fact legal).
+fn renju_foul_shape(p: [Pattern; 4]) -> bool {
+    let count = |f: &dyn Fn(Pattern) -> bool| p.iter().filter(|&&x| f(x)).count();
+    let fives = count(&|x| x == Pattern::Five);
+    let fours = count(&|x| x == Pattern::Block4 || x == Pattern::Flex4);
+    let flex3 = count(&|x| x == Pattern::Flex3);
+    fives == 0 && (fours >= 2 || flex3 >= 2)
+}
+
+/// Whether the cell with line classes `p` scores nothing for `c` under `rule` because it would
+/// be a renju foul for black (see [`combo_for`]); the evaluation fitters skip such cells.
+pub fn scores_as_foul(rule: Rule, c: Color, p: [Pattern; 4]) -> bool {
+    rule == Rule::Renju
+        && c == Color::Black
+        && *RENJU_FOUL_SCORES_ZERO.get_or_init(|| true)
+        && renju_foul_shape(p)
+}
+
+/// The combination table `c` uses under `rule`: [`combo`], except for renju black, whose
+/// cells that would be fouls (double fours, double threes) score nothing, as black may not play
+/// there; their threat classes stay, so that the move generator still tests them.
+pub fn combo_for(rule: Rule, c: Color) -> &'static ComboTable {
+    static RENJU_BLACK: OnceLock<ComboTable> = OnceLock::new();
+    let zero = *RENJU_FOUL_SCORES_ZERO.get_or_init(|| true);
+    if rule != Rule::Renju || c != Color::Black || !zero {
+        return combo(rule);
+    }
+    RENJU_BLACK.get_or_init(|| {
+        let mut entry = combo(rule).entry.clone();
+        for (i, e) in entry.iter_mut().enumerate().take(COMBOS) {
+            if renju_foul_shape(COMBO_WEIGHT.map(|wd| Pattern::ALL[i / wd as usize % 10])) {
+                *e &= !0xffff;
+            }
+        }
+        ComboTable { entry }
+    })
+}
+
 /// The four-direction combination table of `rule` (built on first use; caro has its own
 /// weights).
 pub fn combo(rule: Rule) -> &'static ComboTable {

@@ -163,6 +163,10 @@ pub struct Tuning {
     /// Renju white defends against black's straight-four points only when one of them is not a
     /// foul (knob `rfoul`; off: every such point counts).
     pub renju_fouls_defend: bool,
+    /// Renju black's cells that would be fouls (double fours, double threes) score nothing for
+    /// black in the evaluation (knob `rfz`; takes effect through [`set_process_tuning`] only,
+    /// before the first renju board is built).
+    pub renju_foul_scores_zero: bool,
     /// "Improving" (the static value beats the one two plies up): reverse futility pruning
     /// uses one ply less of margin for an improving node (knob `imprfp`).
     pub improving_rfp: bool,
@@ -216,6 +220,7 @@ impl Tuning {
         root_vct_divisor: crate::search::ROOT_VCT_TIME_DIVISOR,
         safety_vct_nodes: 0,
         renju_fouls_defend: true,
+        renju_foul_scores_zero: true,
         improving_rfp: false,
         improving_lmp: false,
         last_bonus: LAST_MOVE_BONUS,
@@ -263,6 +268,7 @@ impl Tuning {
                 "rvct" => t.root_vct_divisor = n.clamp(0, 1000) as u64,
                 "svct" => t.safety_vct_nodes = n.clamp(0, 100_000_000) as u64,
                 "rfoul" => t.renju_fouls_defend = n != 0,
+                "rfz" => t.renju_foul_scores_zero = n != 0,
                 "vctdepth" => t.vct_depth = n.clamp(1, 30) as u32,
                 "imprfp" => t.improving_rfp = n != 0,
                 "implmp" => t.improving_lmp = n != 0,
@@ -309,6 +315,9 @@ pub fn set_process_tuning(t: Tuning) -> bool {
         set_tuning(t);
         if t.eval != EvalWeights::DEFAULT && !crate::board::pattern::set_weights(t.eval) {
             log::warn!("evaluation weights set after the first board: ignored");
+        }
+        if !t.renju_foul_scores_zero && !crate::board::pattern::set_renju_foul_scores(false) {
+            log::warn!("renju foul scores set after the first renju board: ignored");
         }
     }
     first
