@@ -195,9 +195,11 @@ fn main() -> ExitCode {
         Err(e) => e.exit(),
     };
     // clap's derive flattens repeated `--engine a b --engine c` into one list; regroup it.
+    // Subcommands without `--engine` (judge, demo, ...) have none: `try_` asks without the
+    // debug-build assertion that the argument exists.
     let groups: Vec<Vec<String>> = matches
         .subcommand()
-        .and_then(|(_, m)| m.get_occurrences::<String>("engine"))
+        .and_then(|(_, m)| m.try_get_occurrences::<String>("engine").ok().flatten())
         .map(|occ| occ.map(|o| o.cloned().collect()).collect())
         .unwrap_or_default();
     let with_groups = |mut a: RunArgs| {
