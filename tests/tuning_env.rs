@@ -107,11 +107,11 @@ fn evaluation_weights_from_the_environment() {
     }
     // The seventh session's threat-safety check (off by default) counts its nodes.
     assert_ne!(bench("svct=200000"), default);
-    // Renju black's foul shapes score nothing by default; `rfz=0` scores them (the bench has
-    // renju positions).
-    assert_ne!(bench("rfz=0"), default);
+    // `rfz=1`: renju black's foul shapes score nothing (off by default; the bench has renju
+    // positions).
+    assert_ne!(bench("rfz=1"), default);
     assert_eq!(
-        bench("limit=12,rfp=100,lmp=3,lmrlog=18,lastb=100,cmb=150,svct=0,rfoul=1,rfz=1"),
+        bench("limit=12,rfp=100,lmp=3,lmrlog=18,lastb=100,cmb=150,svct=0,rfoul=1,rfz=0"),
         default,
         "an explicit default changes nothing"
     );

@@ -1278,30 +1278,4 @@ mod tests {
             assert_eq!(fast, want, "fast board on {p:?}");
         }
     }
-
-    #[test]
-    fn renju_black_fouls_score_nothing_but_keep_their_class() {
-        // Two open twos meeting at 7,7: a double three there. `own` plays the twos, the other
-        // side scatters stones far away (white's first stone goes first when `own` is white).
-        let twos = [(5, 7), (6, 7), (7, 5), (7, 6)];
-        let far = [(0, 0), (14, 0), (0, 14), (14, 14)];
-        let at = |rule: Rule, own: Color| {
-            let mut b = FastBoard::new(15, 15, rule).unwrap();
-            if own == Color::White {
-                b.make(b.idx(Pos::new(2, 12)));
-            }
-            for (&(x, y), &(fx, fy)) in twos.iter().zip(&far) {
-                b.make(b.idx(Pos::new(x, y)));
-                b.make(b.idx(Pos::new(fx, fy)));
-            }
-            let i = b.idx(Pos::new(7, 7));
-            assert_eq!(b.threat(i, own), Threat::Three3, "{rule} {own:?}");
-            assert!(b.is_consistent_near(i));
-            b.cell_score(i, own)
-        };
-        assert_eq!(at(Rule::Renju, Color::Black), 0);
-        let free = at(Rule::Freestyle, Color::Black);
-        assert!(free > 0);
-        assert_eq!(at(Rule::Renju, Color::White), free);
-    }
 }

@@ -164,7 +164,8 @@ pub struct Tuning {
     /// foul (knob `rfoul`; off: every such point counts).
     pub renju_fouls_defend: bool,
     /// Renju black's cells that would be fouls (double fours, double threes) score nothing for
-    /// black in the evaluation (knob `rfz`; takes effect through [`set_process_tuning`] only,
+    /// black in the evaluation (knob `rfz`, off by default, see
+    /// [`crate::board::pattern::combo_for`]; takes effect through [`set_process_tuning`] only,
     /// before the first renju board is built).
     pub renju_foul_scores_zero: bool,
     /// "Improving" (the static value beats the one two plies up): reverse futility pruning
@@ -220,7 +221,7 @@ impl Tuning {
         root_vct_divisor: crate::search::ROOT_VCT_TIME_DIVISOR,
         safety_vct_nodes: 0,
         renju_fouls_defend: true,
-        renju_foul_scores_zero: true,
+        renju_foul_scores_zero: false,
         improving_rfp: false,
         improving_lmp: false,
         last_bonus: LAST_MOVE_BONUS,
@@ -316,7 +317,7 @@ pub fn set_process_tuning(t: Tuning) -> bool {
         if t.eval != EvalWeights::DEFAULT && !crate::board::pattern::set_weights(t.eval) {
             log::warn!("evaluation weights set after the first board: ignored");
         }
-        if !t.renju_foul_scores_zero && !crate::board::pattern::set_renju_foul_scores(false) {
+        if t.renju_foul_scores_zero && !crate::board::pattern::set_renju_foul_scores(true) {
             log::warn!("renju foul scores set after the first renju board: ignored");
         }
     }

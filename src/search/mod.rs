@@ -135,10 +135,10 @@ mod tests {
         assert_eq!(t.root_vct_divisor, 0);
         assert_eq!(Tuning::parse("svct=5000").unwrap().safety_vct_nodes, 5000);
         assert_eq!(Tuning::DEFAULT.safety_vct_nodes, 0);
-        let t = Tuning::parse("rfoul=0,rfz=0").unwrap();
-        assert!(!t.renju_fouls_defend && !t.renju_foul_scores_zero);
+        let t = Tuning::parse("rfoul=0,rfz=1").unwrap();
+        assert!(!t.renju_fouls_defend && t.renju_foul_scores_zero);
         let t = Tuning::parse("").unwrap();
-        assert!(t.renju_fouls_defend && t.renju_foul_scores_zero);
+        assert!(t.renju_fouls_defend && !t.renju_foul_scores_zero);
         assert_eq!(Tuning::parse("bogus=1"), None);
         assert_eq!(Tuning::parse("limit=x"), None);
         let t = Tuning::parse("p6=3,b4=92,b8=387").unwrap();
