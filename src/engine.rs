@@ -376,11 +376,12 @@ impl Engine {
             // excluded, and the iteration searched again without it, up to a few times.
             let safety_nodes = s.tuning().safety_vct_nodes.min(max_nodes);
             let safety = safety_nodes > 0 && handicap.strength >= 100 && exclude.is_empty();
-            let safety_ms =
-                budget.soft_ms.min(budget.hard_ms) / search::ROOT_VCT_TIME_DIVISOR.max(1);
-            let safety_cache = self
-                .vct_cache
-                .get_or_insert_with(|| VctCache::new(VCT_CACHE_BITS));
+            let safety_ms = budget.soft_ms.min(budget.hard_ms) / search::ROOT_VCT_TIME_DIVISOR;
+            // The root VCT's cache, allocated only when the check is on.
+            let mut safety_cache = safety.then(|| {
+                self.vct_cache
+                    .get_or_insert_with(|| VctCache::new(VCT_CACHE_BITS))
+            });
             let mut checked: Vec<usize> = Vec::new();
             helper_nodes = smp::run(threads - 1, &shared, |link| {
                 let mut prev: Option<i32> = None;
@@ -395,11 +396,10 @@ impl Engine {
                         break;
                     }
                     let m = it.pv[0];
-                    if safety
-                        && !Value(it.value).is_mate()
+                    let unchecked = !Value(it.value).is_mate()
                         && s.root_exclude.len() < search::SAFETY_VCT_TRIES
-                        && !checked.contains(&m)
-                    {
+                        && !checked.contains(&m);
+                    if let Some(cache) = safety_cache.as_deref_mut().filter(|_| unchecked) {
                         checked.push(m);
                         // Each check gets the root VCT's share of the time (a cut-off iteration's
                         // may reach into the time kept for the steps after the search).
@@ -411,7 +411,7 @@ impl Engine {
                         let until = s.elapsed_ms().saturating_add(safety_ms).min(limit);
                         s.b.make(m);
                         let (found, n) =
-                            root_vct(&mut s.b, safety_cache, start, until, stop, safety_nodes);
+                            root_vct(&mut s.b, cache, start, until, stop, safety_nodes);
                         s.b.unmake();
                         s.nodes += n;
                         if found.is_some() {

@@ -392,7 +392,22 @@ impl FastBoard {
 
     /// Every on-board cell index within `margin` of the stones' bounding box (row by row).
     pub fn area(&self, margin: i32) -> AreaIter {
-        let (x0, y0, x1, y1) = if self.bbox.x0 > self.bbox.x1 {
+        let (x0, y0, x1, y1) = self.area_rect(margin);
+        let first = (y0 as usize + PAD) * self.stride + x0 as usize + PAD;
+        let row_len = (x1 - x0 + 1) as usize;
+        AreaIter {
+            next: first,
+            row_end: first + row_len,
+            row_len,
+            stride: self.stride,
+            rows_left: (y1 - y0) as usize,
+        }
+    }
+
+    /// The board rectangle (inclusive `x0, y0, x1, y1`) within `margin` of the stones' bounding
+    /// box; on the empty board the centre.
+    fn area_rect(&self, margin: i32) -> (i32, i32, i32, i32) {
+        if self.bbox.x0 > self.bbox.x1 {
             let (cx, cy) = ((self.width / 2) as i32, (self.height / 2) as i32);
             (cx, cy, cx, cy)
         } else {
@@ -402,15 +417,6 @@ impl FastBoard {
                 (self.bbox.x1 + margin).min(self.width as i32 - 1),
                 (self.bbox.y1 + margin).min(self.height as i32 - 1),
             )
-        };
-        let first = (y0 as usize + PAD) * self.stride + x0 as usize + PAD;
-        let row_len = (x1 - x0 + 1) as usize;
-        AreaIter {
-            next: first,
-            row_end: first + row_len,
-            row_len,
-            stride: self.stride,
-            rows_left: (y1 - y0) as usize,
         }
     }
 
@@ -427,19 +433,14 @@ impl FastBoard {
     /// scan is branch-free: whether a cell qualifies is unpredictable, so every cell is
     /// written and only the qualifying ones advance the output.
     pub fn near_empty_cells(&self, out: &mut Vec<u32>) -> usize {
-        let (x0, y0, x1, y1) = if self.bbox.x0 > self.bbox.x1 {
-            let (cx, cy) = (self.width / 2, self.height / 2);
+        let (x0, y0, x1, y1) = self.area_rect(2);
+        let (x0, y0, x1, y1) = (x0 as usize, y0 as usize, x1 as usize, y1 as usize);
+        if self.bbox.x0 > self.bbox.x1 {
+            // No stone is near anything: the centre alone.
             out.clear();
-            out.push(pack_near(self.idx(Pos::new(cx as u8, cy as u8)), cx, cy));
+            out.push(pack_near(self.idx(Pos::new(x0 as u8, y0 as u8)), x0, y0));
             return 1;
-        } else {
-            (
-                (self.bbox.x0 - 2).max(0) as usize,
-                (self.bbox.y0 - 2).max(0) as usize,
-                (self.bbox.x1 + 2).min(self.width as i32 - 1) as usize,
-                (self.bbox.y1 + 2).min(self.height as i32 - 1) as usize,
-            )
-        };
+        }
         let need = (x1 - x0 + 1) * (y1 - y0 + 1);
         if out.len() < need {
             out.resize(need, 0);

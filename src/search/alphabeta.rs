@@ -10,7 +10,7 @@
 use super::tt::{self, Tt, BOUND_EXACT, BOUND_LOWER, BOUND_UPPER};
 use super::vcf::{Vcf, VcfCache};
 use super::vct::{Vct, VctCache};
-use crate::board::fast::{unpack_near, FastBoard, Idx, PAD};
+use crate::board::fast::{unpack_near, FastBoard, Idx};
 use crate::board::pattern::{EvalWeights, Threat};
 use crate::eval::evaluate_with;
 use crate::types::{Color, Rule, Value};
@@ -496,12 +496,6 @@ impl<'a> Searcher<'a> {
         self.ctl.start.elapsed().as_millis() as u64
     }
 
-    /// Whether a limit (time, nodes or the stop flag) cut the search short; it then searches no
-    /// more.
-    pub fn aborted(&self) -> bool {
-        self.aborted
-    }
-
     fn check_limits(&mut self) {
         if self.ctl.stop.load(Ordering::Relaxed)
             || self.nodes >= self.ctl.max_nodes
@@ -954,13 +948,27 @@ impl<'a> Searcher<'a> {
         if self.b.ply() == 0 || !self.b.is_near(m) {
             return false;
         }
-        if self.b.threat(m, me) < Threat::Block4
-            && self.b.threat(m, opp) < Threat::Block4
-            && self.must_defend(opp)
-        {
+        let (tm, to) = (self.b.threat(m, me), self.b.threat(m, opp));
+        let must_defend = self.must_defend(opp);
+        self.playable(m, tm, to, must_defend, renju_black)
+    }
+
+    /// The move generator's filter of an empty cell near the stones with the side to move's
+    /// threat `tm` and the opponent's `to` there: when the opponent can make a straight four
+    /// (`must_defend`), only fours of either side; for renju black, no fouls.
+    #[inline]
+    fn playable(
+        &mut self,
+        i: Idx,
+        tm: Threat,
+        to: Threat,
+        must_defend: bool,
+        renju_black: bool,
+    ) -> bool {
+        if must_defend && tm < Threat::Block4 && to < Threat::Block4 {
             return false;
         }
-        !(renju_black && self.b.maybe_forbidden(m) && self.b.is_forbidden(m))
+        !(renju_black && self.b.maybe_forbidden(i) && self.b.is_forbidden(i))
     }
 
     /// Generates the moves of a node whose hash move `tt_move` (at `out[0]`) was searched first,
@@ -1153,12 +1161,11 @@ impl<'a> Searcher<'a> {
         let killers = self.killers[ply];
         let t = &self.tuning;
         // The near-move bonuses as (column, row, bonus); a missing move adds nothing.
-        let stride = self.b.stride() as i32;
         let near_bonus = |back: usize, bonus: i32| -> (i32, i32, i32) {
             match self.b.move_back(back) {
                 Some(m) if bonus != 0 => {
-                    let m = m as i32;
-                    (m % stride - PAD as i32, m / stride - PAD as i32, bonus)
+                    let p = self.b.pos(m);
+                    (p.x as i32, p.y as i32, bonus)
                 }
                 _ => (0, 0, 0),
             }
@@ -1178,10 +1185,7 @@ impl<'a> Searcher<'a> {
             let (i, x, y) = unpack_near(e);
             let tm = self.b.threat(i, me);
             let to = self.b.threat(i, opp);
-            if must_defend && tm < Threat::Block4 && to < Threat::Block4 {
-                continue;
-            }
-            if renju_black && self.b.maybe_forbidden(i) && self.b.is_forbidden(i) {
+            if !self.playable(i, tm, to, must_defend, renju_black) {
                 continue;
             }
             let mut s = (self.b.cell_score(i, me) + ob[tm as usize]) * 3 / 2
