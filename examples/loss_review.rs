@@ -41,16 +41,8 @@ fn vct_nodes(b: &mut FastBoard, nodes: u64) -> Option<u64> {
 
 /// The legal moves of the side to move near the stones.
 fn candidates(b: &mut FastBoard) -> Vec<Idx> {
-    let me = b.side_to_move();
-    let renju_black = b.rule() == Rule::Renju && me == Color::Black;
-    let cells: Vec<Idx> = b
-        .area(2)
-        .filter(|&i| b.is_empty(i) && b.is_near(i))
-        .collect();
-    cells
-        .into_iter()
-        .filter(|&i| !renju_black || !b.is_forbidden(i))
-        .collect()
+    let near: Vec<Idx> = b.area(2).filter(|&i| b.is_near(i)).collect();
+    near.into_iter().filter(|&i| b.is_legal(i)).collect()
 }
 
 fn main() {
