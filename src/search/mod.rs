@@ -139,6 +139,21 @@ mod tests {
         assert!(!t.renju_fouls_defend && t.renju_foul_scores_zero);
         let t = Tuning::parse("").unwrap();
         assert!(t.renju_fouls_defend && !t.renju_foul_scores_zero);
+        // The eighth session's knobs.
+        let t = Tuning::parse("pvlimit=16,razor=50,razordepth=3,lmrq=2,lmrfrom=2,far=1,vcfb=1")
+            .unwrap();
+        assert_eq!(
+            (
+                t.pv_move_limit,
+                t.razor,
+                t.razor_depth,
+                t.lmr_threats,
+                t.lmr_from
+            ),
+            (16, 50, 3, 2, 2)
+        );
+        assert!(t.far_scale && t.leaf_vcf_below_beta);
+        assert_eq!(Tuning::parse("lmrq=7").unwrap().lmr_threats, 2);
         assert_eq!(Tuning::parse("bogus=1"), None);
         assert_eq!(Tuning::parse("limit=x"), None);
         let t = Tuning::parse("p6=3,b4=92,b8=387").unwrap();
