@@ -466,18 +466,17 @@ impl Engine {
             best.2 = 1;
         }
         // Step 3. Safety: a best move that lets the opponent win by continuous fours is replaced
-        // by the first ordered root move that does not (when the search saw no forced win for
-        // us). When the search believes we are lost, the defence may be a cell its
-        // threat-restricted move list left out (a VCF can be broken anywhere along its line), so
-        // then every legal cell near the stones is tried too, best-scored first, while time lasts.
+        // by the first ordered root move that does not. A forced win the search reports is
+        // checked too (unless the move makes five): reductions can make the search miss the
+        // opponent's fours, and a move after which the opponent wins by fours wins nothing. When
+        // the search believes we are lost, the defence may be a cell its threat-restricted move
+        // list left out (a VCF can be broken anywhere along its line), so then every legal cell
+        // near the stones is tried too, best-scored first, while time lasts.
         s.set_hard_ms(budget.hard_ms);
         let losing = best.1.is_mate() && best.1 < Value::ZERO;
-        if s.tuning().root_safety
-            && (!best.1.is_mate() || losing)
-            && exclude.is_empty()
-            && s.elapsed_ms() < budget.hard_ms
-        {
-            if let Some(b) = best.0 {
+        if s.tuning().root_safety && exclude.is_empty() && s.elapsed_ms() < budget.hard_ms {
+            let me = s.b.side_to_move();
+            if let Some(b) = best.0.filter(|&b| !s.b.is_five(s.b.idx(b), me)) {
                 let bi = s.b.idx(b);
                 if s.allows_vcf(bi, search::SAFETY_VCF_NODES) {
                     let mut alternatives: Vec<usize> = root_moves
@@ -496,7 +495,13 @@ impl Engine {
                         if !s.allows_vcf(m, search::SAFETY_VCF_NODES) {
                             let p = s.b.pos(m);
                             log::info!("{b} allows a VCF; playing {p} instead");
-                            best = (Some(p), best.1, best.2, vec![p]);
+                            // A refuted forced win says nothing about the new move's value.
+                            let v = if best.1 > Value::ZERO && best.1.is_mate() {
+                                Value::ZERO
+                            } else {
+                                best.1
+                            };
+                            best = (Some(p), v, best.2, vec![p]);
                             break;
                         }
                     }

@@ -127,3 +127,27 @@ fn the_safety_step_avoids_a_move_that_allows_a_vct() {
     assert!(!opponent_has_vct(Rule::Renju, &moves, best), "{r:?}");
     assert_eq!(r.pv.first(), Some(&best));
 }
+
+/// The tactical suite's `f15-d07`: black (the opponent) has a seven-ply VCF; white must play one
+/// of four cells. With reductions of fours (`lmrq=1`) a depth-10 search misses black's fours and
+/// reports a forced win for 9,7, after which black wins by fours. The safety step checks
+/// reported wins too, so the engine still defends.
+#[test]
+fn a_reported_win_that_allows_a_vcf_is_not_played() {
+    let moves =
+        rensa::pos::parse_algebraic("h8f9f7j6h7g6e7k7m6e4i7g7h11j9j11n8c8a8k4l13l2m10n9o12g5")
+            .unwrap();
+    let answers = [p(7, 4), p(7, 5), p(7, 8), p(7, 9)];
+    for tuning in ["lmrq=1", "lmrq=0", "lmrq=2"] {
+        rensa::search::alphabeta::set_tuning(
+            rensa::search::alphabeta::Tuning::parse(tuning).unwrap(),
+        );
+        let r = think(Rule::Freestyle, &moves, 10);
+        let best = r.best.unwrap();
+        assert!(answers.contains(&best), "{tuning}: {r:?}");
+        assert!(
+            !(r.value.is_mate() && r.value > Value::ZERO),
+            "{tuning}: no win to report: {r:?}"
+        );
+    }
+}
