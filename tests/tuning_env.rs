@@ -110,10 +110,10 @@ fn evaluation_weights_from_the_environment() {
     // `rfz=1`: renju black's foul shapes score nothing (off by default; the bench has renju
     // positions).
     assert_ne!(bench("rfz=1"), default);
-    // The eighth session's knobs: reductions of threat moves (on by default) and the rest.
+    // The eighth session's knobs: reductions of threat moves (on by default, sparing fours) and the rest.
     for knob in [
         "lmrq=0",
-        "lmrq=2",
+        "lmrq=1",
         "lmrfrom=2",
         "pvlimit=16",
         "razor=100",
@@ -123,7 +123,7 @@ fn evaluation_weights_from_the_environment() {
         assert_ne!(bench(knob), default, "{knob}");
     }
     assert_eq!(
-        bench("limit=12,rfp=100,lmp=3,lmrlog=18,lastb=100,cmb=150,svct=0,rfoul=1,rfz=0,lmrq=1,lmrfrom=3"),
+        bench("limit=12,rfp=100,lmp=3,lmrlog=18,lastb=100,cmb=150,svct=0,rfoul=1,rfz=0,lmrq=2,lmrfrom=3"),
         default,
         "an explicit default changes nothing"
     );

@@ -56,11 +56,15 @@ pub const LMP_BASE: usize = 3;
 /// Logarithmic late-move reductions: `ln(depth) * ln(move number) * 10 / LMR_LOG_DIV` plies
 /// (one less at PV nodes, at least one, leaving at least one ply).
 pub const LMR_LOG_DIV: i32 = 18;
-/// Late-move reductions reduce threat moves too (moves that make or stop a three, a four), not
-/// only quiet ones (`lmrq=1` against `lmrq=0`, 200 ms/move, 100-game runs, per-game 95 %
-/// intervals): freestyle 57-6-37 and 52-10-38, +60 ± 41 (200 games); exact five 47-4-49, -7 ±
-/// 61; renju 53-7-40, +45 ± 53; caro 49-22-29, +70 ± 53; all 500 games 258-49-193, +45 ± 25.
-pub const LMR_THREATS: u8 = 1;
+/// Late-move reductions reduce threat moves too (moves that make or stop a three), not only
+/// quiet ones; not the side to move's fours. Reducing every move (`lmrq=1`) against only quiet
+/// ones (`lmrq=0`), 200 ms/move, 100-game runs, per-game 95 % intervals: freestyle 57-6-37 and
+/// 52-10-38, +60 ± 41 (200 games); exact five 47-4-49, -7 ± 61; renju 53-7-40, +45 ± 53; caro
+/// 49-22-29, +70 ± 53; all 500 games 258-49-193, +45 ± 25. Sparing the fours (`lmrq=2`)
+/// against `lmrq=1`: freestyle 39-8-53, renju 53-4-43, together 92-12-96 (-7 ± 47); it is the
+/// default because with reduced fours a search can miss the opponent's continuous fours and
+/// report a win that is none (the tactical suite's f15-d07 at depth 10).
+pub const LMR_THREATS: u8 = 2;
 /// Move-ordering bonus for cells within two steps (both ways) of the opponent's last move, and
 /// [`COUNTER_MOVE_BONUS`] for the move that last refuted it: together, against the same build
 /// without them (200 ms/move, 100-game runs, per-game 95 % intervals): freestyle 166-25-109,
@@ -94,8 +98,8 @@ pub struct Tuning {
     /// Razoring applies below this depth (knob `razordepth`, default 4).
     pub razor_depth: i32,
     /// Which late moves late-move reductions reduce (knob `lmrq`): 0 = only quiet ones (neither
-    /// side's three or more); 1 = every move, the default (see [`LMR_THREATS`]); 2 = every move
-    /// but the side to move's fours.
+    /// side's three or more); 1 = every move; 2 = every move but the side to move's fours, the
+    /// default (see [`LMR_THREATS`]).
     pub lmr_threats: u8,
     /// Moves searched before late-move reductions start (knob `lmrfrom`, default 3).
     pub lmr_from: usize,
