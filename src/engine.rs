@@ -474,11 +474,12 @@ impl Engine {
         // near the stones is tried too, best-scored first, while time lasts.
         s.set_hard_ms(budget.hard_ms);
         let losing = best.1.is_mate() && best.1 < Value::ZERO;
+        let winning = best.1.is_mate() && best.1 > Value::ZERO;
         if s.tuning().root_safety && exclude.is_empty() && s.elapsed_ms() < budget.hard_ms {
-            let me = s.b.side_to_move();
-            if let Some(b) = best.0.filter(|&b| !s.b.is_five(s.b.idx(b), me)) {
+            if let Some(b) = best.0 {
                 let bi = s.b.idx(b);
-                if s.allows_vcf(bi, search::SAFETY_VCF_NODES) {
+                let five = s.b.is_five(bi, s.b.side_to_move());
+                if !five && s.allows_vcf(bi, search::SAFETY_VCF_NODES) {
                     let mut alternatives: Vec<usize> = root_moves
                         .iter()
                         .copied()
@@ -496,11 +497,7 @@ impl Engine {
                             let p = s.b.pos(m);
                             log::info!("{b} allows a VCF; playing {p} instead");
                             // A refuted forced win says nothing about the new move's value.
-                            let v = if best.1 > Value::ZERO && best.1.is_mate() {
-                                Value::ZERO
-                            } else {
-                                best.1
-                            };
+                            let v = if winning { Value::ZERO } else { best.1 };
                             best = (Some(p), v, best.2, vec![p]);
                             break;
                         }

@@ -723,7 +723,7 @@ impl<'a> Searcher<'a> {
                 && p < self.root_depth + self.tuning.leaf_ext
                 && self.b.count(opp, Threat::Flex4) > 0;
             if !ext {
-                return self.leaf(p, beta);
+                return self.leaf(p, beta, None);
             }
             depth = 1;
         }
@@ -780,7 +780,7 @@ impl<'a> Searcher<'a> {
         {
             let v = *stand.get_or_insert_with(|| self.static_value());
             if v + self.tuning.razor * depth <= alpha {
-                return self.leaf(p, beta);
+                return self.leaf(p, beta, Some(v));
             }
         }
 
@@ -1161,8 +1161,9 @@ impl<'a> Searcher<'a> {
 
     /// The value of a quiet leaf: a win by continuous fours if there is one (knobs `vcf`, `vcfb`),
     /// else the evaluation.
-    fn leaf(&mut self, p: i32, beta: i32) -> i32 {
-        let v = self.static_value();
+    /// `stand` is the static value when the caller has it already.
+    fn leaf(&mut self, p: i32, beta: i32, stand: Option<i32>) -> i32 {
+        let v = stand.unwrap_or_else(|| self.static_value());
         let t = &self.tuning;
         if t.leaf_vcf || (t.leaf_vcf_below_beta && v < beta) {
             if let Some(n) = self.node_vcf(LEAF_VCF_DEPTH, self.tuning.leaf_vcf_nodes) {
@@ -1228,13 +1229,17 @@ impl<'a> Searcher<'a> {
         let must_defend = self.must_defend(opp);
         let killers = self.killers[ply];
         let t = &self.tuning;
+        // The column and row of the move made `back` moves before the last one.
+        let back_xy = |back: usize| {
+            self.b.move_back(back).map(|m| {
+                let p = self.b.pos(m);
+                (p.x as i32, p.y as i32)
+            })
+        };
         // The near-move bonuses as (column, row, bonus); a missing move adds nothing.
         let near_bonus = |back: usize, bonus: i32| -> (i32, i32, i32) {
-            match self.b.move_back(back) {
-                Some(m) if bonus != 0 => {
-                    let p = self.b.pos(m);
-                    (p.x as i32, p.y as i32, bonus)
-                }
+            match back_xy(back) {
+                Some((x, y)) if bonus != 0 => (x, y, bonus),
                 _ => (0, 0, 0),
             }
         };
@@ -1247,15 +1252,11 @@ impl<'a> Searcher<'a> {
         // (Knob `far`) the last four moves' coordinates, for the distance scaling; a missing
         // move sits far away.
         let far_scale = t.far_scale;
-        let mut recent = [(-100, -100); 4];
-        if far_scale {
-            for (k, r) in recent.iter_mut().enumerate() {
-                if let Some(m) = self.b.move_back(k) {
-                    let q = self.b.pos(m);
-                    *r = (q.x as i32, q.y as i32);
-                }
-            }
-        }
+        let recent = if far_scale {
+            [0, 1, 2, 3].map(|k| back_xy(k).unwrap_or((-100, -100)))
+        } else {
+            [(0, 0); 4]
+        };
         let c = me.index();
         // On the empty board only the centre; else the empty cells near a stone.
         let mut cells = std::mem::take(&mut self.near_cells);
