@@ -545,7 +545,7 @@ impl FastBoard {
                     *key ^= (v as u32) << pattern::shift(-sign as i32 * k);
                     let slot = d * 2 * pattern::HALF as usize + 2 * (k as usize - 1) + j;
                     cells[slot] = q;
-                    pairs[slot] = self.pairs[(*key & KEY_MASK) as usize];
+                    pairs[slot] = self.pairs.get(*key);
                 }
             }
         }
@@ -716,7 +716,7 @@ impl FastBoard {
         debug_assert!(r as isize == f as isize + k * self.dirs[d] && (1..=5).contains(&k.abs()));
         let stone = stone(c.opponent()) as u32;
         let key = (self.keys[f][d] ^ (stone << pattern::shift(k as i32))) & KEY_MASK;
-        let pair = self.pairs[key as usize];
+        let pair = self.pairs.get(key);
         let ci = c.index();
         let st = &self.state[f];
         let packed = with_class(st.packed[ci], d, st.pats[ci][d], (pair >> (8 * ci)) as u8);

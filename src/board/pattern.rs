@@ -9,6 +9,7 @@
 //! This module owns only the vocabulary and the tables; it knows nothing about boards or search.
 
 use crate::types::{Color, Rule};
+use std::collections::HashMap;
 use std::sync::OnceLock;
 
 /// What one stone at a cell makes along one line, ordered by strength. `X` = own stone, `C` = the
@@ -327,32 +328,96 @@ pub fn table(sem: Sem) -> &'static [u8] {
 /// Entries of a table indexed by a line key.
 pub const TABLE_LEN: usize = 1 << KEY_BITS;
 
-/// Black's and white's pattern bytes of every line key under one rule, side by side: entry
-/// `key` holds black's byte for `key` in its low byte and white's (black's table of the
-/// colour-swapped key) in its high byte. One lookup per refreshed cell instead of two in
-/// different places of the tables.
-pub type PairTable = [u16; TABLE_LEN];
+/// Black's and white's pattern bytes of every line key under one rule, side by side (black's in
+/// the low byte, white's, black's byte of the colour-swapped key, in the high byte), stored
+/// compactly so that the incremental updates hit the first-level cache.
+///
+/// A line key is two half-line keys of five cells each (the low bits before the cell, the high
+/// bits after it). Half keys that make the same pair for every other half are equivalent: under
+/// every rule there are only 60 to 120 classes of them (of 1024 half keys). The table maps each
+/// half key to its class and keeps one entry per pair of classes: three small lookups instead of
+/// one in a 2 MiB table.
+pub struct PairTable {
+    /// Per low half key: its class.
+    low: [u16; HALF_KEYS],
+    /// Per high half key: its class times the number of low classes.
+    high: [u16; HALF_KEYS],
+    /// Per (low class, high class): the pair.
+    pairs: Box<[u16; MAX_PAIR_ENTRIES]>,
+}
+
+/// Keys of one half line (five cells of two bits).
+pub const HALF_KEYS: usize = 1 << (KEY_BITS / 2);
+/// Room for the class pairs (the most classes seen under any rule is 120 per half).
+const MAX_PAIR_ENTRIES: usize = 1 << 14;
+
+impl PairTable {
+    /// The pair of the line key `key` (only its [`KEY_BITS`] low bits are read).
+    #[inline(always)]
+    pub fn get(&self, key: u32) -> u16 {
+        let low = self.low[key as usize & (HALF_KEYS - 1)];
+        let high = self.high[(key >> (KEY_BITS / 2)) as usize & (HALF_KEYS - 1)];
+        self.pairs[(low + high) as usize & (MAX_PAIR_ENTRIES - 1)]
+    }
+
+    /// Builds the compact table of `pair(key)` over all keys.
+    fn build(pair: impl Fn(u32) -> u16) -> PairTable {
+        // The class of each half: halves with the same row (or column) of pairs are equal.
+        let classes = |key_of: &dyn Fn(u32, u32) -> u32| -> (Vec<u16>, usize) {
+            let mut ids: HashMap<Vec<u16>, u16> = HashMap::new();
+            let class = (0..HALF_KEYS as u32)
+                .map(|h| {
+                    let row: Vec<u16> = (0..HALF_KEYS as u32).map(|o| pair(key_of(h, o))).collect();
+                    let n = ids.len() as u16;
+                    *ids.entry(row).or_insert(n)
+                })
+                .collect();
+            (class, ids.len())
+        };
+        let half = KEY_BITS / 2;
+        let (low, n_low) = classes(&|h, o| h | o << half);
+        let (high, n_high) = classes(&|h, o| o | h << half);
+        assert!(
+            n_low * n_high <= MAX_PAIR_ENTRIES,
+            "{n_low} x {n_high} half-line classes"
+        );
+        let mut table = PairTable {
+            low: [0; HALF_KEYS],
+            high: [0; HALF_KEYS],
+            pairs: vec![0u16; MAX_PAIR_ENTRIES]
+                .into_boxed_slice()
+                .try_into()
+                .expect("MAX_PAIR_ENTRIES entries"),
+        };
+        for h in 0..HALF_KEYS {
+            table.low[h] = low[h];
+            table.high[h] = high[h] * n_low as u16;
+        }
+        for key in 0..TABLE_LEN as u32 {
+            let i = (table.low[key as usize & (HALF_KEYS - 1)] + table.high[(key >> half) as usize])
+                as usize;
+            table.pairs[i] = pair(key);
+        }
+        table
+    }
+}
 
 /// The [`PairTable`] of `rule` (built on first use from [`table`], then shared).
 pub fn pair_table(rule: Rule) -> &'static PairTable {
-    static PAIRS: [OnceLock<Box<PairTable>>; Rule::ALL.len()] =
+    static PAIRS: [OnceLock<PairTable>; Rule::ALL.len()] =
         [const { OnceLock::new() }; Rule::ALL.len()];
     PAIRS[rule.index()].get_or_init(|| {
         let (black, white) = (
             table(Sem::of(rule, Color::Black)),
             table(Sem::of(rule, Color::White)),
         );
-        let mut pairs: Box<PairTable> = vec![0u16; TABLE_LEN]
-            .into_boxed_slice()
-            .try_into()
-            .expect("TABLE_LEN entries");
-        for (key, e) in pairs.iter_mut().enumerate() {
-            let w = white[swap_colors(key as u32) as usize & (TABLE_LEN - 1)];
-            *e = black[key] as u16 | (w as u16) << 8;
-        }
-        pairs
+        PairTable::build(|key| {
+            let w = white[swap_colors(key) as usize & (TABLE_LEN - 1)];
+            black[key as usize] as u16 | (w as u16) << 8
+        })
     })
 }
+
 /// The bits of a line key (masking with it lets a table index need no bounds check).
 pub const KEY_MASK: u32 = (1 << KEY_BITS) - 1;
 
@@ -655,6 +720,26 @@ pub fn combo(rule: Rule) -> &'static ComboTable {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn compact_pair_table_matches_the_pattern_tables_on_every_key() {
+        for rule in Rule::ALL {
+            let pairs = pair_table(rule);
+            let black = table(Sem::of(rule, Color::Black));
+            let white = table(Sem::of(rule, Color::White));
+            for key in 0..TABLE_LEN as u32 {
+                let (b, w) = (black[key as usize], white[swap_colors(key) as usize]);
+                let got = pairs.get(key);
+                assert_eq!(
+                    (got as u8, (got >> 8) as u8),
+                    (b, w),
+                    "{rule:?} key {key:#x}"
+                );
+            }
+            // Only the key bits are read.
+            assert_eq!(pairs.get(0x1234 | 1 << KEY_BITS), pairs.get(0x1234));
+        }
+    }
 
     /// Builds a key from a picture like `"..XX?X..."` centred on `?` (10 neighbours, `#` = wall,
     /// `X` own, `O` opponent).
