@@ -110,20 +110,27 @@ fn evaluation_weights_from_the_environment() {
     // `rfz=1`: renju black's foul shapes score nothing (off by default; the bench has renju
     // positions).
     assert_ne!(bench("rfz=1"), default);
-    // The eighth session's knobs: reductions of threat moves (on by default, sparing fours) and the rest.
+    // The eighth session's knobs: reductions of threat moves (on by default, sparing fours),
+    // distance-scaled ordering (on by default but in renju, since the ninth) and the rest.
     for knob in [
         "lmrq=0",
         "lmrq=1",
         "lmrfrom=2",
         "pvlimit=16",
         "razor=100",
+        "far=0",
         "far=1",
         "vcfb=1",
+        "farr=3",
+        "ordatk=16",
     ] {
         assert_ne!(bench(knob), default, "{knob}");
     }
     assert_eq!(
-        bench("limit=12,rfp=100,lmp=3,lmrlog=18,lastb=100,cmb=150,svct=0,rfoul=1,rfz=0,lmrq=2,lmrfrom=3"),
+        bench(
+            "limit=12,rfp=100,lmp=3,lmrlog=18,lastb=100,cmb=150,svct=0,rfoul=1,rfz=0,lmrq=2,\
+             lmrfrom=3,far=2,farr=4,ordatk=24"
+        ),
         default,
         "an explicit default changes nothing"
     );

@@ -152,7 +152,7 @@ mod tests {
             ),
             (16, 50, 3, 2, 2)
         );
-        assert!(t.far_scale && t.leaf_vcf_below_beta);
+        assert!(t.far_scale == 1 && t.leaf_vcf_below_beta);
         assert_eq!(Tuning::parse("lmrq=7").unwrap().lmr_threats, 2);
         assert_eq!(Tuning::parse("bogus=1"), None);
         assert_eq!(Tuning::parse("limit=x"), None);
