@@ -355,9 +355,15 @@ impl PairTable {
     /// The pair of the line key `key` (only its [`KEY_BITS`] low bits are read).
     #[inline(always)]
     pub fn get(&self, key: u32) -> u16 {
+        self.pairs[self.index(key)]
+    }
+
+    /// The class-pair slot of the line key `key`.
+    #[inline(always)]
+    fn index(&self, key: u32) -> usize {
         let low = self.low[key as usize & (HALF_KEYS - 1)];
         let high = self.high[(key >> (KEY_BITS / 2)) as usize & (HALF_KEYS - 1)];
-        self.pairs[(low + high) as usize & (MAX_PAIR_ENTRIES - 1)]
+        (low + high) as usize & (MAX_PAIR_ENTRIES - 1)
     }
 
     /// Builds the compact table of `pair(key)` over all keys.
@@ -389,13 +395,12 @@ impl PairTable {
                 .try_into()
                 .expect("MAX_PAIR_ENTRIES entries"),
         };
-        for h in 0..HALF_KEYS {
-            table.low[h] = low[h];
-            table.high[h] = high[h] * n_low as u16;
+        table.low.copy_from_slice(&low);
+        for (t, &h) in table.high.iter_mut().zip(&high) {
+            *t = h * n_low as u16;
         }
         for key in 0..TABLE_LEN as u32 {
-            let i = (table.low[key as usize & (HALF_KEYS - 1)] + table.high[(key >> half) as usize])
-                as usize;
+            let i = table.index(key);
             table.pairs[i] = pair(key);
         }
         table

@@ -294,6 +294,18 @@ impl Tuning {
         eval: EvalWeights::DEFAULT,
     };
 
+    /// The knobs as a search under `rule` uses them: the rule-dependent defaults (`far=2`,
+    /// `ordatk=0`) replaced by their values for `rule`.
+    pub fn for_rule(mut self, rule: Rule) -> Tuning {
+        if self.far_scale >= 2 {
+            self.far_scale = (rule != Rule::Renju) as u8;
+        }
+        if self.order_attack_16ths == 0 {
+            self.order_attack_16ths = order_attack_16ths(rule);
+        }
+        self
+    }
+
     /// Reads `key=value` pairs separated by commas (`limit`, `vcf`, `lmr`, `init`, `qwin`, ...)
     /// over the defaults; `None` on an unknown key or bad number.
     pub fn parse(text: &str) -> Option<Tuning> {
@@ -527,7 +539,7 @@ impl<'a> Searcher<'a> {
         ctl: Control<'a>,
     ) -> Searcher<'a> {
         let cells = b.cell_count();
-        let t = tuning();
+        let t = tuning().for_rule(b.rule());
         let indicators = crate::eval::indicators_for(b.rule(), &t.indicators);
         Searcher {
             b,
@@ -1279,18 +1291,10 @@ impl<'a> Searcher<'a> {
             _ => usize::MAX,
         };
         let (ob, counter_bonus) = (t.order_bonus, t.counter_bonus);
+        let (far_scale, far_radius) = (t.far_scale != 0, t.far_radius);
+        let attack = t.order_attack_16ths;
         // (Knob `far`) the last four moves' coordinates, for the distance scaling; a missing
         // move sits far away.
-        let far_radius = t.far_radius;
-        let attack = match t.order_attack_16ths {
-            0 => order_attack_16ths(self.b.rule()),
-            w => w,
-        };
-        let far_scale = match t.far_scale {
-            0 => false,
-            1 => true,
-            _ => self.b.rule() != Rule::Renju,
-        };
         let recent = if far_scale {
             [0, 1, 2, 3].map(|k| back_xy(k).unwrap_or((-100, -100)))
         } else {

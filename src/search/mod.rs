@@ -154,6 +154,14 @@ mod tests {
         );
         assert!(t.far_scale == 1 && t.leaf_vcf_below_beta);
         assert_eq!(Tuning::parse("lmrq=7").unwrap().lmr_threats, 2);
+        // Rule-dependent defaults resolve per rule; explicit values stay.
+        let renju = Tuning::DEFAULT.for_rule(crate::types::Rule::Renju);
+        let free = Tuning::DEFAULT.for_rule(crate::types::Rule::Freestyle);
+        assert_eq!((renju.far_scale, renju.order_attack_16ths), (0, 32));
+        assert_eq!((free.far_scale, free.order_attack_16ths), (1, 24));
+        let t = Tuning::parse("far=1,ordatk=20").unwrap();
+        let r = t.for_rule(crate::types::Rule::Renju);
+        assert_eq!((r.far_scale, r.order_attack_16ths), (1, 20));
         assert_eq!(Tuning::parse("bogus=1"), None);
         assert_eq!(Tuning::parse("limit=x"), None);
         let t = Tuning::parse("p6=3,b4=92,b8=387").unwrap();
