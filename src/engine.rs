@@ -436,6 +436,17 @@ impl Engine {
                         break;
                     }
                     let r = done(best.0, best.1, depth, s.nodes, best.3.clone());
+                    log::debug!(
+                        "depth {depth} seldepth {} nodes {} time {} ms value {:?} pv {}",
+                        s.seldepth,
+                        s.nodes,
+                        r.elapsed_ms,
+                        r.value,
+                        r.pv.iter()
+                            .map(|p| p.to_string())
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    );
                     on_info(&SearchInfo {
                         depth,
                         seldepth: s.seldepth,
