@@ -111,6 +111,14 @@ pub struct Tuning {
     pub limit_min_depth: i32,
     /// Moves searched at PV nodes other than the root (0 = all, the default; knob `pvlimit`).
     pub pv_move_limit: usize,
+    /// Move-count pruning by quietness (knob `mcp`, 0 = off, the default): at every node from
+    /// ply 2 on (PV nodes too) that is not a forced block, at most `min(round(5 sqrt(d) - 2),
+    /// mcp)` moves when either side can make a flex three or a four somewhere, else at most
+    /// `min(round(15 sqrt(d) - 12), 32)` moves (an idea from PentaZen's published search).
+    pub move_count_cap: usize,
+    /// A transposition-table bound tighter than the static value replaces it for reverse
+    /// futility pruning (knob `ttse`, off by default).
+    pub tt_static: bool,
     /// Razoring margin per ply (0 = off, the default; knob `razor`): at non-PV nodes of depth
     /// below `razor_depth` whose static value is this far below alpha, the leaf value stands.
     pub razor: i32,
@@ -185,6 +193,12 @@ pub struct Tuning {
     /// History with a malus: at a cutoff every move ordered before the cutting move loses what
     /// it gains, and entries saturate at +-[`HISTORY_MAX`].
     pub history_malus: bool,
+    /// Saturating history (knob `hgrav`): entries move towards +-[`HISTORY_MAX`] by the
+    /// gravity formula, so they keep their order however long the search runs, and the
+    /// ordering uses the whole range (entry / 32, at most 128). Off: entries grow by
+    /// depth^2 without bound and the ordering clamps them at +-1000 (then / 8), so in a long
+    /// search most cells that ever cut off look the same.
+    pub history_gravity: bool,
     /// History-adjusted reductions (0 = off): a late move's reduction shrinks by its history
     /// over this divisor (and grows when its history is negative).
     pub lmr_history_div: i32,
@@ -246,6 +260,8 @@ impl Tuning {
         non_pv_move_limit: NON_PV_MOVE_LIMIT,
         limit_min_depth: 1,
         pv_move_limit: 0,
+        move_count_cap: 0,
+        tt_static: false,
         razor: 0,
         razor_depth: 4,
         lmr_threats: LMR_THREATS,
@@ -273,6 +289,7 @@ impl Tuning {
         fut_depth: 3,
         iir: 0,
         history_malus: false,
+        history_gravity: false,
         lmr_history_div: 0,
         killer_no_reduce: false,
         leaf_ext: 0,
@@ -317,6 +334,8 @@ impl Tuning {
                 "limit" => t.non_pv_move_limit = n.max(0) as usize,
                 "limitdepth" => t.limit_min_depth = n as i32,
                 "pvlimit" => t.pv_move_limit = n.max(0) as usize,
+                "mcp" => t.move_count_cap = n.clamp(0, 1000) as usize,
+                "ttse" => t.tt_static = n != 0,
                 "razor" => t.razor = n.clamp(0, 100_000) as i32,
                 "razordepth" => t.razor_depth = n.clamp(1, 100) as i32,
                 "lmrq" => t.lmr_threats = n.clamp(0, 2) as u8,
@@ -344,6 +363,7 @@ impl Tuning {
                 "futdepth" => t.fut_depth = n.clamp(1, 100) as i32,
                 "iir" => t.iir = n.clamp(0, 100) as i32,
                 "hmal" => t.history_malus = n != 0,
+                "hgrav" => t.history_gravity = n != 0,
                 "lmrh" => t.lmr_history_div = n.clamp(0, 100_000) as i32,
                 "kr" => t.killer_no_reduce = n != 0,
                 "vctd" => t.vct_min_depth = n.clamp(0, 100) as i32,
@@ -733,10 +753,12 @@ impl<'a> Searcher<'a> {
         // Step 4. Transposition table.
         let key = self.b.hash();
         let mut tt_move = None;
+        let mut tt_bound = None;
         if let Some(e) = self.tt.probe(key) {
             if (e.mv as usize) < self.b.cell_count() && self.b.is_empty(e.mv as usize) {
                 tt_move = Some(e.mv as usize);
             }
+            tt_bound = Some((tt::value_from_tt(e.value as i32, p), e.bound));
             if !root && !pv_node && e.depth as i32 >= depth {
                 let v = tt::value_from_tt(e.value as i32, p);
                 let cut = match e.bound {
@@ -796,6 +818,18 @@ impl<'a> Searcher<'a> {
             improving = ply >= 2 && self.evals[ply - 2].is_some_and(|e| v > e);
         }
         let rfp_depth = depth - (improving && self.tuning.improving_rfp) as i32;
+        // (Knob `ttse`) a stored bound that is tighter than the static value replaces it for
+        // the pruning decisions below.
+        let refine = |v: i32| match tt_bound {
+            Some((t, bound)) if self.tuning.tt_static && t.abs() < Value::MATE_BOUND.0 => {
+                if (t > v && bound & BOUND_LOWER != 0) || (t < v && bound & BOUND_UPPER != 0) {
+                    t
+                } else {
+                    v
+                }
+            }
+            _ => v,
+        };
         if self.tuning.rfp > 0
             && !pv_node
             && !root
@@ -804,7 +838,7 @@ impl<'a> Searcher<'a> {
             && opp_fives == 0
             && self.opponent_quiet()
         {
-            let v = *stand.get_or_insert_with(|| self.static_value());
+            let v = refine(*stand.get_or_insert_with(|| self.static_value()));
             if v - self.tuning.rfp * rfp_depth >= beta {
                 return v;
             }
@@ -885,6 +919,27 @@ impl<'a> Searcher<'a> {
             && depth <= self.tuning.fut_depth
             && alpha.abs() < Value::MATE_BOUND.0
             && stand.unwrap_or_else(|| self.static_value()) + self.tuning.fut * depth <= alpha;
+        let mcp_limit = if self.tuning.move_count_cap > 0 && ply >= 2 && depth > 0 {
+            let quiet = [me, opp].iter().all(|&c| {
+                [
+                    Threat::Flex3,
+                    Threat::Three3,
+                    Threat::Block4,
+                    Threat::Four3,
+                    Threat::Flex4,
+                ]
+                .iter()
+                .all(|&t| self.b.count(c, t) == 0)
+            });
+            let d = (depth as f64).sqrt();
+            if quiet {
+                ((15.0 * d - 12.0).round() as usize).clamp(1, 32)
+            } else {
+                ((5.0 * d - 2.0).round() as usize).clamp(1, self.tuning.move_count_cap)
+            }
+        } else {
+            0
+        };
         let orig_alpha = alpha;
         let mut best = -INF;
         let mut best_move = None;
@@ -921,6 +976,9 @@ impl<'a> Searcher<'a> {
                 && searched >= limit
                 && depth >= self.tuning.limit_min_depth
             {
+                break;
+            }
+            if mcp_limit > 0 && !forced && searched >= mcp_limit {
                 break;
             }
             let pv_limit = self.tuning.pv_move_limit;
@@ -1008,6 +1066,9 @@ impl<'a> Searcher<'a> {
                                 for &(q, _) in &moves[..n] {
                                     self.change_history(q, c, |h| Self::history_update(h, -bonus));
                                 }
+                            } else if self.tuning.history_gravity {
+                                let bonus = depth * depth;
+                                self.change_history(m, c, |h| Self::history_update(h, bonus));
                             } else {
                                 self.change_history(m, c, |h| *h += depth * depth);
                             }
@@ -1293,6 +1354,7 @@ impl<'a> Searcher<'a> {
         let (ob, counter_bonus) = (t.order_bonus, t.counter_bonus);
         let (far_scale, far_radius) = (t.far_scale != 0, t.far_radius);
         let attack = t.order_attack_16ths;
+        let gravity = t.history_gravity;
         // (Knob `far`) the last four moves' coordinates, for the distance scaling; a missing
         // move sits far away.
         let recent = if far_scale {
@@ -1321,7 +1383,12 @@ impl<'a> Searcher<'a> {
                     s /= if recent[2..].iter().all(far) { 4 } else { 2 };
                 }
             }
-            s += self.history[i][c].clamp(-1000, 1000) / 8;
+            let h = self.history[i][c];
+            s += if gravity {
+                h / 32
+            } else {
+                h.clamp(-1000, 1000) / 8
+            };
             for &(nx, ny, bonus) in &near {
                 if (x - nx).abs() <= 2 && (y - ny).abs() <= 2 {
                     s += bonus;

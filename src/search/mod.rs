@@ -162,6 +162,10 @@ mod tests {
         let t = Tuning::parse("far=1,ordatk=20").unwrap();
         let r = t.for_rule(crate::types::Rule::Renju);
         assert_eq!((r.far_scale, r.order_attack_16ths), (1, 20));
+        let t = Tuning::parse("mcp=8,hgrav=1,ttse=1").unwrap();
+        assert_eq!(t.move_count_cap, 8);
+        assert!(t.history_gravity && t.tt_static);
+        assert!(Tuning::DEFAULT.move_count_cap == 0 && !Tuning::DEFAULT.history_gravity);
         assert_eq!(Tuning::parse("bogus=1"), None);
         assert_eq!(Tuning::parse("limit=x"), None);
         let t = Tuning::parse("p6=3,b4=92,b8=387").unwrap();
