@@ -460,12 +460,14 @@ impl Engine {
                     }
                     let elapsed = s.elapsed_ms();
                     let t = s.tuning();
-                    if search::time::should_stop_with(
+                    let (stable_pct, next_pct) = search::time::stop_percentages(
                         &budget,
-                        elapsed,
-                        stable,
                         t.stable_stop_pct,
                         t.next_iteration_pct,
+                        t.turn_bound_pct,
+                    );
+                    if search::time::should_stop_with(
+                        &budget, elapsed, stable, stable_pct, next_pct,
                     ) {
                         break;
                     }

@@ -168,6 +168,10 @@ pub struct Tuning {
     pub stable_stop_pct: u64,
     /// Time policy: percent of the hard limit after which no new iteration starts.
     pub next_iteration_pct: u64,
+    /// Time policy when the per-turn limit binds (0 = as otherwise): both percentages above
+    /// become this percent of the hard limit (knob `turnpct`, see
+    /// [`super::time::stop_percentages`]).
+    pub turn_bound_pct: u64,
     /// Null-move reduction (0 = no null moves): at non-PV nodes whose static value reaches beta
     /// and whose opponent can make no four and no double three, a pass searched `nmp + 1 +
     /// depth / 4` plies shallower that still fails high cuts the node.
@@ -281,6 +285,7 @@ impl Tuning {
         quick_win: false,
         stable_stop_pct: super::time::STABLE_STOP_PCT,
         next_iteration_pct: super::time::NEXT_ITERATION_PCT,
+        turn_bound_pct: super::time::TURN_BOUND_PCT,
         nmp: 0,
         nmp_depth: 3,
         rfp: RFP_MARGIN,
@@ -355,6 +360,7 @@ impl Tuning {
                 "qwin" => t.quick_win = n != 0,
                 "stablepct" => t.stable_stop_pct = n.clamp(0, 100) as u64,
                 "nextpct" => t.next_iteration_pct = n.clamp(0, 100) as u64,
+                "turnpct" => t.turn_bound_pct = n.clamp(0, 100) as u64,
                 "nmp" => t.nmp = n.clamp(0, 20) as i32,
                 "nmpdepth" => t.nmp_depth = n.clamp(1, 100) as i32,
                 "rfp" => t.rfp = n.clamp(0, 100_000) as i32,

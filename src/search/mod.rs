@@ -162,6 +162,7 @@ mod tests {
         let t = Tuning::parse("far=1,ordatk=20").unwrap();
         let r = t.for_rule(crate::types::Rule::Renju);
         assert_eq!((r.far_scale, r.order_attack_16ths), (1, 20));
+        assert_eq!(Tuning::parse("turnpct=80").unwrap().turn_bound_pct, 80);
         let t = Tuning::parse("mcp=8,hgrav=1,ttse=1").unwrap();
         assert_eq!(t.move_count_cap, 8);
         assert!(t.history_gravity && t.tt_static);

@@ -93,6 +93,28 @@ pub const STABLE_STOP_PCT: u64 = 50;
 /// Percent of the hard limit after which no new iteration starts.
 pub const NEXT_ITERATION_PCT: u64 = 60;
 
+/// Percent of the hard limit used as both stop thresholds when the per-turn limit binds
+/// (0 = no special case; knob `turnpct`).
+pub const TURN_BOUND_PCT: u64 = 0;
+
+/// The stop percentages (stable best move, next iteration) for `budget`. When the per-turn
+/// limit is what binds (the match clock would allow at least as much), time this turn leaves
+/// unused is not needed later, so with `turn_pct` set both thresholds become `turn_pct` of the
+/// hard limit.
+pub fn stop_percentages(
+    budget: &Budget,
+    stable_pct: u64,
+    next_pct: u64,
+    turn_pct: u64,
+) -> (u64, u64) {
+    let turn_bound = budget.soft_ms != u64::MAX && budget.soft_ms >= budget.hard_ms;
+    if turn_pct > 0 && turn_bound {
+        (turn_pct, turn_pct)
+    } else {
+        (stable_pct, next_pct)
+    }
+}
+
 /// As [`should_stop`], with the two percentages given (for experiments).
 pub fn should_stop_with(
     budget: &Budget,
@@ -187,6 +209,20 @@ mod tests {
             hard_ms: 3000,
         };
         assert!(should_stop(&b, 1900, 0));
+    }
+
+    #[test]
+    fn a_binding_turn_limit_uses_the_turn_percentage() {
+        // 1 s per move with plenty of match time: the turn limit binds.
+        let turn = budget(&limits(Some(1000), Some(180_000)), 200);
+        assert_eq!(turn.soft_ms, turn.hard_ms);
+        assert_eq!(stop_percentages(&turn, 50, 60, 0), (50, 60));
+        assert_eq!(stop_percentages(&turn, 50, 60, 80), (80, 80));
+        // Little match time left: the match clock binds and the usual percentages stay.
+        let matchb = budget(&limits(Some(30_000), Some(20_000)), 200);
+        assert!(matchb.soft_ms < matchb.hard_ms);
+        assert_eq!(stop_percentages(&matchb, 50, 60, 80), (50, 60));
+        assert_eq!(stop_percentages(&Budget::UNLIMITED, 50, 60, 80), (50, 60));
     }
 
     #[test]
