@@ -125,17 +125,18 @@ fn evaluation_weights_from_the_environment() {
         "ordatk=16",
         "ordatk=24",
         // The tenth session's: move-count pruning by quietness, saturating history, a stored
-        // bound for reverse futility.
+        // bound for reverse futility, internal iterative deepening.
         "mcp=8",
         "hgrav=1",
         "ttse=1",
+        "iid=5",
     ] {
         assert_ne!(bench(knob), default, "{knob}");
     }
     assert_eq!(
         bench(
             "limit=12,rfp=100,lmp=3,lmrlog=18,lastb=100,cmb=150,svct=0,rfoul=1,rfz=0,lmrq=2,\
-             lmrfrom=3,far=2,farr=4,ordatk=0,mcp=0,hgrav=0,ttse=0"
+             lmrfrom=3,far=2,farr=4,ordatk=0,mcp=0,hgrav=0,ttse=0,iid=0"
         ),
         default,
         "an explicit default changes nothing"

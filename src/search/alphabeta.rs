@@ -194,6 +194,9 @@ pub struct Tuning {
     /// Internal iterative reduction (0 = off): a node of at least this depth without a hash
     /// move is searched one ply shallower.
     pub iir: i32,
+    /// Internal iterative deepening (0 = off, the default; knob `iid`): a non-root node of at
+    /// least this depth without a hash move is first searched at half depth for one.
+    pub iid: i32,
     /// History with a malus: at a cutoff every move ordered before the cutting move loses what
     /// it gains, and entries saturate at +-[`HISTORY_MAX`].
     pub history_malus: bool,
@@ -293,6 +296,7 @@ impl Tuning {
         fut: 0,
         fut_depth: 3,
         iir: 0,
+        iid: 0,
         history_malus: false,
         history_gravity: false,
         lmr_history_div: 0,
@@ -368,6 +372,7 @@ impl Tuning {
                 "fut" => t.fut = n.clamp(0, 100_000) as i32,
                 "futdepth" => t.fut_depth = n.clamp(1, 100) as i32,
                 "iir" => t.iir = n.clamp(0, 100) as i32,
+                "iid" => t.iid = n.clamp(0, 100) as i32,
                 "hmal" => t.history_malus = n != 0,
                 "hgrav" => t.history_gravity = n != 0,
                 "lmrh" => t.lmr_history_div = n.clamp(0, 100_000) as i32,
@@ -890,6 +895,20 @@ impl<'a> Searcher<'a> {
             }
             if v >= beta {
                 return if v >= Value::MATE_BOUND.0 { beta } else { v };
+            }
+        }
+
+        // Step 5e. (Knob `iid`) internal iterative deepening: a deep node without a hash move
+        // is first searched at half depth, which leaves a best move in the table.
+        if self.tuning.iid > 0 && !root && tt_move.is_none() && depth >= self.tuning.iid {
+            self.search(depth / 2, alpha, beta, ply);
+            if self.aborted {
+                return 0;
+            }
+            if let Some(e) = self.tt.probe(key) {
+                if (e.mv as usize) < self.b.cell_count() && self.b.is_empty(e.mv as usize) {
+                    tt_move = Some(e.mv as usize);
+                }
             }
         }
 
