@@ -164,11 +164,13 @@ mod tests {
         assert_eq!((r.far_scale, r.order_attack_16ths), (1, 20));
         assert_eq!(Tuning::parse("turnpct=80").unwrap().turn_bound_pct, 80);
         assert_eq!(Tuning::parse("iid=7").unwrap().iid, 7);
-        assert_eq!(Tuning::DEFAULT.iid, 0);
         let t = Tuning::parse("mcp=8,hgrav=1,ttse=1").unwrap();
         assert_eq!(t.move_count_cap, 8);
         assert!(t.history_gravity && t.tt_static);
-        assert!(Tuning::DEFAULT.move_count_cap == 0 && !Tuning::DEFAULT.history_gravity);
+        // The tenth session's knobs are off by default.
+        let d = Tuning::parse("").unwrap();
+        assert_eq!((d.move_count_cap, d.iid, d.turn_bound_pct), (0, 0, 0));
+        assert!(!d.history_gravity && !d.tt_static);
         assert_eq!(Tuning::parse("bogus=1"), None);
         assert_eq!(Tuning::parse("limit=x"), None);
         let t = Tuning::parse("p6=3,b4=92,b8=387").unwrap();
