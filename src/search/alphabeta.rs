@@ -766,12 +766,10 @@ impl<'a> Searcher<'a> {
         let mut tt_move = None;
         let mut tt_bound = None;
         if let Some(e) = self.tt.probe(key) {
-            if (e.mv as usize) < self.b.cell_count() && self.b.is_empty(e.mv as usize) {
-                tt_move = Some(e.mv as usize);
-            }
-            tt_bound = Some((tt::value_from_tt(e.value as i32, p), e.bound));
+            tt_move = self.stored_move(&e);
+            let v = tt::value_from_tt(e.value as i32, p);
+            tt_bound = Some((v, e.bound));
             if !root && !pv_node && e.depth as i32 >= depth {
-                let v = tt::value_from_tt(e.value as i32, p);
                 let cut = match e.bound {
                     BOUND_EXACT => true,
                     BOUND_LOWER => v >= beta,
@@ -905,11 +903,7 @@ impl<'a> Searcher<'a> {
             if self.aborted {
                 return 0;
             }
-            if let Some(e) = self.tt.probe(key) {
-                if (e.mv as usize) < self.b.cell_count() && self.b.is_empty(e.mv as usize) {
-                    tt_move = Some(e.mv as usize);
-                }
-            }
+            tt_move = self.tt.probe(key).and_then(|e| self.stored_move(&e));
         }
 
         // Step 6. Moves. A valid hash move is searched before the others are generated: it
@@ -1124,6 +1118,12 @@ impl<'a> Searcher<'a> {
         self.tt
             .store(key, tt::value_to_tt(best, p), best_move, depth, bound);
         best
+    }
+
+    /// The move a table entry holds, if it is an empty cell of this board.
+    fn stored_move(&self, e: &tt::Entry) -> Option<Idx> {
+        let m = e.mv as usize;
+        (m < self.b.cell_count() && self.b.is_empty(m)).then_some(m)
     }
 
     /// Whether `m` (an empty cell) is in the list [`Searcher::generate`] would make at this
