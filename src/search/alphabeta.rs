@@ -939,17 +939,14 @@ impl<'a> Searcher<'a> {
             && alpha.abs() < Value::MATE_BOUND.0
             && stand.unwrap_or_else(|| self.static_value()) + self.tuning.fut * depth <= alpha;
         let mcp_limit = if self.tuning.move_count_cap > 0 && ply >= 2 && depth > 0 {
-            let quiet = [me, opp].iter().all(|&c| {
-                [
-                    Threat::Flex3,
-                    Threat::Three3,
-                    Threat::Block4,
-                    Threat::Four3,
-                    Threat::Flex4,
-                ]
-                .iter()
-                .all(|&t| self.b.count(c, t) == 0)
-            });
+            let threats = [
+                Threat::Flex3,
+                Threat::Three3,
+                Threat::Block4,
+                Threat::Four3,
+                Threat::Flex4,
+            ];
+            let quiet = self.has_none(me, &threats) && self.has_none(opp, &threats);
             let d = (depth as f64).sqrt();
             if quiet {
                 ((15.0 * d - 12.0).round() as usize).clamp(1, 32)
@@ -1079,17 +1076,16 @@ impl<'a> Searcher<'a> {
                                 self.counter[l][me.index()] = m;
                             }
                             let c = me.index();
-                            if self.tuning.history_malus {
-                                let bonus = depth * depth;
+                            let bonus = depth * depth;
+                            if self.tuning.history_malus || self.tuning.history_gravity {
                                 self.change_history(m, c, |h| Self::history_update(h, bonus));
+                            } else {
+                                self.change_history(m, c, |h| *h += bonus);
+                            }
+                            if self.tuning.history_malus {
                                 for &(q, _) in &moves[..n] {
                                     self.change_history(q, c, |h| Self::history_update(h, -bonus));
                                 }
-                            } else if self.tuning.history_gravity {
-                                let bonus = depth * depth;
-                                self.change_history(m, c, |h| Self::history_update(h, bonus));
-                            } else {
-                                self.change_history(m, c, |h| *h += depth * depth);
                             }
                         }
                         break;
@@ -1219,9 +1215,12 @@ impl<'a> Searcher<'a> {
     /// double three: no threat whose replies a shallow search would misjudge.
     fn opponent_quiet(&self) -> bool {
         let opp = self.b.side_to_move().opponent();
-        [Threat::Three3, Threat::Four3, Threat::Flex4]
-            .iter()
-            .all(|&t| self.b.count(opp, t) == 0)
+        self.has_none(opp, &[Threat::Three3, Threat::Four3, Threat::Flex4])
+    }
+
+    /// `c` has no empty cell of any of the threat classes `classes`.
+    fn has_none(&self, c: Color, classes: &[Threat]) -> bool {
+        classes.iter().all(|&t| self.b.count(c, t) == 0)
     }
 
     /// The static evaluation with this search's knobs.
