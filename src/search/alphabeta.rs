@@ -197,6 +197,10 @@ pub struct Tuning {
     /// Internal iterative deepening (0 = off, the default; knob `iid`): a non-root node of at
     /// least this depth without a hash move is first searched at half depth for one.
     pub iid: i32,
+    /// Half-width of the first aspiration window at the root, in centi-stones (knob `asp`,
+    /// default [`ASPIRATION_WINDOW`]); each failed try widens the failing side by the current
+    /// width and triples the width.
+    pub aspiration: i32,
     /// History with a malus: at a cutoff every move ordered before the cutting move loses what
     /// it gains, and entries saturate at +-[`HISTORY_MAX`].
     pub history_malus: bool,
@@ -297,6 +301,7 @@ impl Tuning {
         fut_depth: 3,
         iir: 0,
         iid: 0,
+        aspiration: ASPIRATION_WINDOW,
         history_malus: false,
         history_gravity: false,
         lmr_history_div: 0,
@@ -373,6 +378,7 @@ impl Tuning {
                 "futdepth" => t.fut_depth = n.clamp(1, 100) as i32,
                 "iir" => t.iir = n.clamp(0, 100) as i32,
                 "iid" => t.iid = n.clamp(0, 100) as i32,
+                "asp" => t.aspiration = n.clamp(1, 10_000) as i32,
                 "hmal" => t.history_malus = n != 0,
                 "hgrav" => t.history_gravity = n != 0,
                 "lmrh" => t.lmr_history_div = n.clamp(0, 100_000) as i32,
@@ -669,7 +675,8 @@ impl<'a> Searcher<'a> {
 
     /// Searches to `depth` with an aspiration window around `prev`.
     pub fn iterate(&mut self, depth: i32, prev: Option<i32>) -> Option<Iteration> {
-        let mut window = ASPIRATION_WINDOW;
+        let first = self.tuning.aspiration;
+        let mut window = first;
         let (mut alpha, mut beta) = match prev {
             Some(v) if depth >= 4 && v.abs() < Value::MATE_BOUND.0 => (v - window, v + window),
             _ => (-INF, INF),
@@ -702,7 +709,7 @@ impl<'a> Searcher<'a> {
                     partial: false,
                 });
             }
-            if window > 4 * ASPIRATION_WINDOW * 9 {
+            if window > 4 * first * 9 {
                 alpha = -INF;
                 beta = INF;
             }

@@ -171,6 +171,9 @@ mod tests {
         let d = Tuning::parse("").unwrap();
         assert_eq!((d.move_count_cap, d.iid, d.turn_bound_pct), (0, 0, 0));
         assert!(!d.history_gravity && !d.tt_static);
+        assert_eq!(d.aspiration, super::alphabeta::ASPIRATION_WINDOW);
+        assert_eq!(Tuning::parse("asp=150").unwrap().aspiration, 150);
+        assert_eq!(Tuning::parse("asp=0").unwrap().aspiration, 1);
         assert_eq!(Tuning::parse("bogus=1"), None);
         assert_eq!(Tuning::parse("limit=x"), None);
         let t = Tuning::parse("p6=3,b4=92,b8=387").unwrap();
