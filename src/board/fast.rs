@@ -117,6 +117,64 @@ fn with_class(packed: u16, d: usize, old: u8, new: u8) -> u16 {
     packed.wrapping_add(new.wrapping_sub(old).wrapping_mul(COMBO_WEIGHT[d]))
 }
 
+/// Cells whose line keys a move changes: [`pattern::HALF`] on each side along each direction.
+const SEEN: usize = 4 * 2 * pattern::HALF as usize;
+
+/// The slot in `0..SEEN` of the cell `k` steps (`1..=HALF`) along direction `d`, forwards
+/// (`j == 0`) or backwards (`j == 1`), in [`FastBoard::put`]'s lookup buffer.
+#[inline(always)]
+fn seen_slot(d: usize, k: i32, j: usize) -> usize {
+    d * 2 * pattern::HALF as usize + 2 * (k as usize - 1) + j
+}
+
+/// Sets the patterns of the empty cell `i` (state `st`) along `d` to those of the pair-table
+/// entry `pair` of its key (logging the old state if anything changes) and, if a pattern class
+/// changed, its threat and score, keeping `totals` up to date.
+///
+/// Fields are updated one by one, each with its own width (the packed classes as a `u16`, not
+/// re-read from the pattern bytes): a wide load of freshly stored narrow fields stalls the CPU
+/// (failed store forwarding), which cost more than the lookups saved.
+#[inline(always)]
+fn refresh_dir(
+    st: &mut CellState,
+    i: Idx,
+    d: usize,
+    pair: u16,
+    combo: &[&[u32; COMBO_LEN]; 2],
+    totals: &mut Totals,
+    log: &mut Vec<(u32, CellState)>,
+) {
+    let (b, w) = (pair as u8, (pair >> 8) as u8);
+    let (old_b, old_w) = (st.pats[0][d], st.pats[1][d]);
+    if old_b == b && old_w == w {
+        return;
+    }
+    log.push((i as u32, *st));
+    st.pats[0][d] = b;
+    st.pats[1][d] = w;
+    if (old_b ^ b) & CLASS_MASK == 0 && (old_w ^ w) & CLASS_MASK == 0 {
+        return;
+    }
+    for (c, p, old) in [(0, b, old_b), (1, w, old_w)] {
+        if (p ^ old) & CLASS_MASK == 0 {
+            continue;
+        }
+        let packed = with_class(st.packed[c], d, old, p);
+        st.packed[c] = packed;
+        let e = combo[c][packed as usize & (COMBO_LEN - 1)];
+        let (t, sc) = (ComboTable::threat_of(e), ComboTable::score_of(e));
+        let old_t = st.threat[c];
+        if old_t != t {
+            let count = &mut totals.threat_count[c];
+            count[(old_t & 15) as usize] -= 1;
+            count[(t & 15) as usize] += 1;
+            st.threat[c] = t;
+        }
+        totals.score_sum[c] += sc as i32 - st.score[c] as i32;
+        st.score[c] = sc;
+    }
+}
+
 /// An entry of [`FastBoard::near_empty_cells`]: cell index, column and row.
 #[inline]
 fn pack_near(i: Idx, x: usize, y: usize) -> u32 {
@@ -533,8 +591,6 @@ impl FastBoard {
         // refreshes it. All 40 keys are flipped and looked up first, and the cells updated
         // after: the pair table is larger than the L2 cache, and its independent loads overlap
         // only when no branch on a loaded value comes between them.
-        const SEEN: usize = 4 * 2 * pattern::HALF as usize;
-        let mut cells = [0usize; SEEN];
         let mut pairs = [0u16; SEEN];
         for d in 0..4 {
             let off = self.dirs[d];
@@ -543,17 +599,29 @@ impl FastBoard {
                     let q = (i as isize + sign * off * k as isize) as usize;
                     let key = &mut self.keys[q][d];
                     *key ^= (v as u32) << pattern::shift(-sign as i32 * k);
-                    let slot = d * 2 * pattern::HALF as usize + 2 * (k as usize - 1) + j;
-                    cells[slot] = q;
-                    pairs[slot] = self.pairs.get(*key);
+                    pairs[seen_slot(d, k, j)] = self.pairs.get(*key);
                 }
             }
         }
-        for (slot, (&q, &pair)) in cells.iter().zip(&pairs).enumerate() {
-            if self.cells[q] == EMPTY {
-                self.refresh_dir(q, slot / (2 * pattern::HALF as usize), pair);
+        // The refresh works on local copies of what it reads and sums (tables, totals), split
+        // from the cell states it writes: the compiler then knows that a cell-state store
+        // cannot change them, and keeps the sums in registers instead of reloading them.
+        let combo = [&*self.combo[0].entry, &*self.combo[1].entry];
+        let mut totals = self.totals;
+        let (cells, state, log) = (&self.cells, &mut self.state, &mut self.log);
+        for d in 0..4 {
+            let off = self.dirs[d];
+            for k in 1..=pattern::HALF {
+                for (sign, j) in [(1, 0), (-1, 1)] {
+                    let q = (i as isize + sign * off * k as isize) as usize;
+                    if cells[q] == EMPTY {
+                        let pair = pairs[seen_slot(d, k, j)];
+                        refresh_dir(&mut state[q], q, d, pair, &combo, &mut totals, log);
+                    }
+                }
             }
         }
+        self.totals = totals;
     }
 
     /// Removes the stone at `i` that the [`FastBoard::put`] called at log length `log_mark`
@@ -583,47 +651,6 @@ impl FastBoard {
             self.state[q as usize] = old;
         }
         self.log.truncate(log_mark);
-    }
-
-    /// Sets the patterns of the empty cell `i` along `d` to those of the pair-table entry
-    /// `pair` of its key (logging the old state if anything changes) and, if a pattern class
-    /// changed, its threat and score.
-    ///
-    /// Fields are updated one by one, each with its own width (the packed classes as a `u16`, not
-    /// re-read from the pattern bytes): a wide load of freshly stored narrow fields stalls the CPU
-    /// (failed store forwarding), which cost more than the lookups saved.
-    #[inline(always)]
-    fn refresh_dir(&mut self, i: Idx, d: usize, pair: u16) {
-        let (b, w) = (pair as u8, (pair >> 8) as u8);
-        let st = &mut self.state[i];
-        let (old_b, old_w) = (st.pats[0][d], st.pats[1][d]);
-        if old_b == b && old_w == w {
-            return;
-        }
-        self.log.push((i as u32, *st));
-        st.pats[0][d] = b;
-        st.pats[1][d] = w;
-        if (old_b ^ b) & CLASS_MASK == 0 && (old_w ^ w) & CLASS_MASK == 0 {
-            return;
-        }
-        for (c, p, old) in [(0, b, old_b), (1, w, old_w)] {
-            if (p ^ old) & CLASS_MASK == 0 {
-                continue;
-            }
-            let packed = with_class(st.packed[c], d, old, p);
-            st.packed[c] = packed;
-            let e = self.combo[c].entry[packed as usize & (COMBO_LEN - 1)];
-            let (t, sc) = (ComboTable::threat_of(e), ComboTable::score_of(e));
-            let old_t = st.threat[c];
-            if old_t != t {
-                let count = &mut self.totals.threat_count[c];
-                count[(old_t & 15) as usize] -= 1;
-                count[(t & 15) as usize] += 1;
-                st.threat[c] = t;
-            }
-            self.totals.score_sum[c] += sc as i32 - st.score[c] as i32;
-            st.score[c] = sc;
-        }
     }
 
     /// Replaces the state of cell `i`, keeping the threat counts and score sums up to date.
