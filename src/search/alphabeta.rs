@@ -455,16 +455,29 @@ pub fn tuning() -> Tuning {
 }
 
 /// Moves the best remaining move (highest score, then lowest index) to position `n`.
+///
+/// Each move is compared through one integer, [`order_key`], so that the scan keeps its best in
+/// registers with conditional moves instead of branching on the unpredictable comparisons.
 #[inline]
 fn pick_best(moves: &mut [(Idx, i32)], n: usize) {
     let mut best = n;
-    for j in n + 1..moves.len() {
-        let (a, b) = (moves[j], moves[best]);
-        if a.1 > b.1 || (a.1 == b.1 && a.0 < b.0) {
-            best = j;
+    let mut best_key = order_key(moves[n]);
+    for (j, &m) in moves.iter().enumerate().skip(n + 1) {
+        let k = order_key(m);
+        if k > best_key {
+            (best, best_key) = (j, k);
         }
     }
     moves.swap(n, best);
+}
+
+/// A generated move's rank as one integer: the score in the high half and the complemented
+/// cell index in the low half, so that a larger key means a higher score, then a lower index
+/// (cell indices fit in 32 bits).
+#[inline(always)]
+fn order_key((i, s): (Idx, i32)) -> i64 {
+    debug_assert!(i <= u32::MAX as usize);
+    ((s as i64) << 32) | !(i as u32) as i64
 }
 
 /// Whether `c` may legally play some cell where it has threat `t` (renju fouls excluded).
