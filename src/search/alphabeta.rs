@@ -1410,24 +1410,34 @@ impl<'a> Searcher<'a> {
         // On the empty board only the centre; else the empty cells near a stone.
         let mut cells = std::mem::take(&mut self.near_cells);
         let n = self.b.near_empty_cells(&mut cells);
-        out.reserve(n);
+        // The moves are scored into place (`k` counts those kept) with the board only read: the
+        // rare renju foul test, which changes the board while it runs, comes after, so that the
+        // loop can keep the board's and the history's arrays at hand instead of reloading them.
+        out.resize(n, (0, 0));
+        let mut k = 0;
+        let mut maybe_fouls = false;
+        let (b, history) = (&self.b, &self.history);
         for &e in &cells[..n] {
             let (i, x, y) = unpack_near(e);
-            let tm = self.b.threat(i, me);
-            let to = self.b.threat(i, opp);
-            if !self.playable(i, tm, to, must_defend, renju_black) {
+            let tm = b.threat(i, me);
+            let to = b.threat(i, opp);
+            if must_defend && tm < Threat::Block4 && to < Threat::Block4 {
                 continue;
             }
-            let mut s = (self.b.cell_score(i, me) + ob[tm as usize]) * attack / 16
-                + self.b.cell_score(i, opp)
+            maybe_fouls |= renju_black && b.maybe_forbidden(i);
+            let mut s = (b.cell_score(i, me) + ob[tm as usize]) * attack / 16
+                + b.cell_score(i, opp)
                 + ob[to as usize];
             if far_scale {
-                let far = |&(fx, fy): &(i32, i32)| (x - fx).abs().max((y - fy).abs()) > far_radius;
-                if recent[..2].iter().all(far) {
-                    s /= if recent[2..].iter().all(far) { 4 } else { 2 };
+                let [f0, f1, f2, f3] =
+                    recent.map(|(fx, fy)| (x - fx).abs().max((y - fy).abs()) > far_radius);
+                if f0 & f1 {
+                    // Divisions by constants: shifts, where a divisor chosen at run time
+                    // needed a division instruction.
+                    s = if f2 & f3 { s / 4 } else { s / 2 };
                 }
             }
-            let h = self.history[i][c];
+            let h = history[i][c];
             s += if gravity {
                 h / 32
             } else {
@@ -1449,7 +1459,14 @@ impl<'a> Searcher<'a> {
             if Some(i) == tt_move {
                 s = i32::MAX;
             }
-            out.push((i, s));
+            out[k] = (i, s);
+            k += 1;
+        }
+        out.truncate(k);
+        if maybe_fouls {
+            // What `playable` checks after the threats: renju black's fouls.
+            let b = &mut self.b;
+            out.retain(|&(i, _)| !(b.maybe_forbidden(i) && b.is_forbidden(i)));
         }
         self.near_cells = cells;
     }
