@@ -127,9 +127,61 @@ fn seen_slot(d: usize, k: i32, j: usize) -> usize {
     d * 2 * pattern::HALF as usize + 2 * (k as usize - 1) + j
 }
 
+/// Per colour, the changes to the empty cells' threat counts and score sums that
+/// [`FastBoard::put`]'s refresh has made so far, kept in registers: a read-modify-write of a
+/// count in memory per cell chains each update to the previous one through the store, and a
+/// branch on whether a cell's threat changed is unpredictable.
+///
+/// The threat counts are packed in one `u64` per colour, 7 bits per threat from `Low` to
+/// `Five`, as a signed-digit sum: each refreshed cell adds [`THREAT_UNIT`] of its new threat and
+/// subtracts that of its old one. One put refreshes at most [`SEEN`] cells, so no count moves by
+/// more than 40 and each digit stays in -64..64 ([`Deltas::apply`] reads them back). Cells keep
+/// being empty during the refresh, so the change of the `None` count is minus the others' sum.
+#[derive(Clone, Copy, Default)]
+struct Deltas {
+    counts: [u64; 2],
+    sums: [i32; 2],
+}
+
+/// Bits per threat count in [`Deltas::counts`].
+const DELTA_BITS: u32 = 7;
+
+/// The [`Deltas::counts`] unit of each threat value (`None`, and the unused slots from 10 on,
+/// have none).
+const THREAT_UNIT: [u64; 16] = {
+    let mut unit = [0u64; 16];
+    let mut t = 1;
+    while t <= Threat::Five as usize {
+        unit[t] = 1 << (DELTA_BITS * (t as u32 - 1));
+        t += 1;
+    }
+    unit
+};
+
+impl Deltas {
+    /// Adds the changes to `totals`.
+    fn apply(self, totals: &mut Totals) {
+        const _: () =
+            assert!(DELTA_BITS * Threat::Five as u32 <= 64 && SEEN < 1 << (DELTA_BITS - 1));
+        for c in 0..2 {
+            let count = &mut totals.threat_count[c];
+            let mut packed = self.counts[c] as i64;
+            for t in 1..=Threat::Five as usize {
+                // The lowest digit, sign-extended; removing it leaves the higher digits' sum.
+                let digit = packed << (64 - DELTA_BITS) >> (64 - DELTA_BITS);
+                packed = (packed - digit) >> DELTA_BITS;
+                count[t] = count[t].wrapping_add(digit as u16);
+                count[0] = count[0].wrapping_sub(digit as u16);
+            }
+            debug_assert_eq!(packed, 0, "threat count deltas out of range");
+            totals.score_sum[c] += self.sums[c];
+        }
+    }
+}
+
 /// Sets the patterns of the empty cell `i` (state `st`) along `d` to those of the pair-table
-/// entry `pair` of its key (logging the old state if anything changes) and, if a pattern class
-/// changed, its threat and score, keeping `totals` up to date.
+/// entry `pair` of its key (logging the old state if anything changes), and its threat and
+/// score from the combo table, recording the changes in `deltas`.
 ///
 /// Fields are updated one by one, each with its own width (the packed classes as a `u16`, not
 /// re-read from the pattern bytes): a wide load of freshly stored narrow fields stalls the CPU
@@ -141,7 +193,7 @@ fn refresh_dir(
     d: usize,
     pair: u16,
     combo: &[&[u32; COMBO_LEN]; 2],
-    totals: &mut Totals,
+    deltas: &mut Deltas,
     log: &mut Vec<(u32, CellState)>,
 ) {
     let (b, w) = (pair as u8, (pair >> 8) as u8);
@@ -152,25 +204,20 @@ fn refresh_dir(
     log.push((i as u32, *st));
     st.pats[0][d] = b;
     st.pats[1][d] = w;
-    if (old_b ^ b) & CLASS_MASK == 0 && (old_w ^ w) & CLASS_MASK == 0 {
-        return;
-    }
+    // Both colours are updated without testing whether their class changed: an unchanged class
+    // leaves the combo index, and so the threat and score looked up, as they were (an empty
+    // cell's threat and score are always those of its combo entry). Which classes change is
+    // unpredictable, and mispredicted branches cost more than the lookups.
     for (c, p, old) in [(0, b, old_b), (1, w, old_w)] {
-        if (p ^ old) & CLASS_MASK == 0 {
-            continue;
-        }
         let packed = with_class(st.packed[c], d, old, p);
         st.packed[c] = packed;
         let e = combo[c][packed as usize & (COMBO_LEN - 1)];
         let (t, sc) = (ComboTable::threat_of(e), ComboTable::score_of(e));
-        let old_t = st.threat[c];
-        if old_t != t {
-            let count = &mut totals.threat_count[c];
-            count[(old_t & 15) as usize] -= 1;
-            count[(t & 15) as usize] += 1;
-            st.threat[c] = t;
-        }
-        totals.score_sum[c] += sc as i32 - st.score[c] as i32;
+        deltas.counts[c] = deltas.counts[c]
+            .wrapping_add(THREAT_UNIT[(t & 15) as usize])
+            .wrapping_sub(THREAT_UNIT[(st.threat[c] & 15) as usize]);
+        st.threat[c] = t;
+        deltas.sums[c] += sc as i32 - st.score[c] as i32;
         st.score[c] = sc;
     }
 }
@@ -607,7 +654,7 @@ impl FastBoard {
         // from the cell states it writes: the compiler then knows that a cell-state store
         // cannot change them, and keeps the sums in registers instead of reloading them.
         let combo = [&*self.combo[0].entry, &*self.combo[1].entry];
-        let mut totals = self.totals;
+        let mut deltas = Deltas::default();
         let (cells, state, log) = (&self.cells, &mut self.state, &mut self.log);
         for d in 0..4 {
             let off = self.dirs[d];
@@ -616,12 +663,12 @@ impl FastBoard {
                     let q = (i as isize + sign * off * k as isize) as usize;
                     if cells[q] == EMPTY {
                         let pair = pairs[seen_slot(d, k, j)];
-                        refresh_dir(&mut state[q], q, d, pair, &combo, &mut totals, log);
+                        refresh_dir(&mut state[q], q, d, pair, &combo, &mut deltas, log);
                     }
                 }
             }
         }
-        self.totals = totals;
+        deltas.apply(&mut self.totals);
     }
 
     /// Removes the stone at `i` that the [`FastBoard::put`] called at log length `log_mark`
