@@ -13,6 +13,7 @@ use super::vct::{Vct, VctCache};
 use crate::board::fast::{unpack_near, FastBoard, Idx};
 use crate::board::pattern::{EvalWeights, Threat};
 use crate::eval::evaluate_with;
+use crate::pos::MAX_SIDE;
 use crate::types::{Color, Rule, Value};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -478,6 +479,32 @@ fn pick_best(moves: &mut [(Idx, i32)], n: usize) {
 fn order_key((i, s): (Idx, i32)) -> i64 {
     debug_assert!(i <= u32::MAX as usize);
     ((s as i64) << 32) | !(i as u32) as i64
+}
+
+/// The first bit of [`axis_masks`]' near-move bits (bits `0..4` are the far bits).
+const NEAR_BIT: u8 = 1 << 4;
+
+/// Per board column (or row, as `axis` picks the coordinate; `len` of them), the move
+/// generator's distance tests along that coordinate: bit `k` (`0..4`) when it is more than
+/// `far_radius` from that of `recent[k]`, bit `NEAR_BIT << j` when it is within two of that of
+/// the near-move bonus `near[j]` (column, row, bonus).
+fn axis_masks(
+    len: usize,
+    recent: &[(i32, i32); 4],
+    near: &[(i32, i32, i32); 2],
+    far_radius: i32,
+    axis: impl Fn((i32, i32)) -> i32,
+) -> [u8; MAX_SIDE] {
+    let mut masks = [0u8; MAX_SIDE];
+    for (v, m) in (0..).zip(masks.iter_mut().take(len)) {
+        for (k, &r) in recent.iter().enumerate() {
+            *m |= (((v - axis(r)).abs() > far_radius) as u8) << k;
+        }
+        for (j, &(x, y, _)) in near.iter().enumerate() {
+            *m |= (((v - axis((x, y))).abs() <= 2) as u8 * NEAR_BIT) << j;
+        }
+    }
+    masks
 }
 
 /// Whether `c` may legally play some cell where it has threat `t` (renju fouls excluded).
@@ -1406,6 +1433,12 @@ impl<'a> Searcher<'a> {
         } else {
             [(0, 0); 4]
         };
+        // Which recent moves a cell is far from, and which near-move bonuses it earns, as bits
+        // per column and per row: a cell is far from a move when its column or its row is,
+        // and within two steps when both are, so two lookups per cell answer all six tests.
+        let (w, h) = (self.b.width(), self.b.height());
+        let cols = axis_masks(w, &recent, &near, far_radius, |(x, _)| x);
+        let rows = axis_masks(h, &recent, &near, far_radius, |(_, y)| y);
         let c = me.index();
         // On the empty board only the centre; else the empty cells near a stone.
         let mut cells = std::mem::take(&mut self.near_cells);
@@ -1428,14 +1461,12 @@ impl<'a> Searcher<'a> {
             let mut s = (b.cell_score(i, me) + ob[tm as usize]) * attack / 16
                 + b.cell_score(i, opp)
                 + ob[to as usize];
-            if far_scale {
-                let [f0, f1, f2, f3] =
-                    recent.map(|(fx, fy)| (x - fx).abs().max((y - fy).abs()) > far_radius);
-                if f0 & f1 {
-                    // Divisions by constants: shifts, where a divisor chosen at run time
-                    // needed a division instruction.
-                    s = if f2 & f3 { s / 4 } else { s / 2 };
-                }
+            let (col, row) = (cols[x as usize], rows[y as usize]);
+            let (far, close) = (col | row, col & row);
+            if far_scale && far & 0b11 == 0b11 {
+                // Divisions by constants: shifts, where a divisor chosen at run time needed a
+                // division instruction.
+                s = if far & 0b1111 == 0b1111 { s / 4 } else { s / 2 };
             }
             let h = history[i][c];
             s += if gravity {
@@ -1443,8 +1474,8 @@ impl<'a> Searcher<'a> {
             } else {
                 h.clamp(-1000, 1000) / 8
             };
-            for &(nx, ny, bonus) in &near {
-                if (x - nx).abs() <= 2 && (y - ny).abs() <= 2 {
+            for (j, &(_, _, bonus)) in near.iter().enumerate() {
+                if close & NEAR_BIT << j != 0 {
                     s += bonus;
                 }
             }
