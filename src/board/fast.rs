@@ -636,8 +636,8 @@ impl FastBoard {
         );
         // Each empty cell that sees `i` does so along exactly one direction: one lookup pair
         // refreshes it. All 40 keys are flipped and looked up first, and the cells updated
-        // after: the pair table is larger than the L2 cache, and its independent loads overlap
-        // only when no branch on a loaded value comes between them.
+        // after: the lookups (two class maps, then the class-pair table) are independent
+        // loads, which overlap only when no branch on a loaded value comes between them.
         let mut pairs = [0u16; SEEN];
         for d in 0..4 {
             let off = self.dirs[d];
