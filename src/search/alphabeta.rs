@@ -507,6 +507,19 @@ fn axis_masks(
     masks
 }
 
+/// The move generator's threat filter: when the opponent can make a straight four
+/// (`must_defend`), only cells where either side has a four or more (`tm`, `to`) stay.
+#[inline(always)]
+fn answers_threat(tm: Threat, to: Threat, must_defend: bool) -> bool {
+    !must_defend || tm >= Threat::Block4 || to >= Threat::Block4
+}
+
+/// Whether the empty cell `i` is a foul for renju black (the cheap pattern test first).
+#[inline]
+fn is_foul(b: &mut FastBoard, i: Idx) -> bool {
+    b.maybe_forbidden(i) && b.is_forbidden(i)
+}
+
 /// Whether `c` may legally play some cell where it has threat `t` (renju fouls excluded).
 fn has_legal(b: &mut FastBoard, c: Color, t: Threat) -> bool {
     if b.rule() != Rule::Renju || c == Color::White {
@@ -1190,8 +1203,8 @@ impl<'a> Searcher<'a> {
     }
 
     /// The move generator's filter of an empty cell near the stones with the side to move's
-    /// threat `tm` and the opponent's `to` there: when the opponent can make a straight four
-    /// (`must_defend`), only fours of either side; for renju black, no fouls.
+    /// threat `tm` and the opponent's `to` there: [`answers_threat`], and for renju black no
+    /// foul ([`is_foul`]).
     #[inline]
     fn playable(
         &mut self,
@@ -1201,10 +1214,7 @@ impl<'a> Searcher<'a> {
         must_defend: bool,
         renju_black: bool,
     ) -> bool {
-        if must_defend && tm < Threat::Block4 && to < Threat::Block4 {
-            return false;
-        }
-        !(renju_black && self.b.maybe_forbidden(i) && self.b.is_forbidden(i))
+        answers_threat(tm, to, must_defend) && !(renju_black && is_foul(&mut self.b, i))
     }
 
     /// Generates the moves of a node whose hash move `tt_move` (at `out[0]`) was searched first,
@@ -1454,7 +1464,7 @@ impl<'a> Searcher<'a> {
             let (i, x, y) = unpack_near(e);
             let tm = b.threat(i, me);
             let to = b.threat(i, opp);
-            if must_defend && tm < Threat::Block4 && to < Threat::Block4 {
+            if !answers_threat(tm, to, must_defend) {
                 continue;
             }
             maybe_fouls |= renju_black && b.maybe_forbidden(i);
@@ -1495,9 +1505,9 @@ impl<'a> Searcher<'a> {
         }
         out.truncate(k);
         if maybe_fouls {
-            // What `playable` checks after the threats: renju black's fouls.
+            // The rest of `playable`: renju black's fouls.
             let b = &mut self.b;
-            out.retain(|&(i, _)| !(b.maybe_forbidden(i) && b.is_forbidden(i)));
+            out.retain(|&(i, _)| !is_foul(b, i));
         }
         self.near_cells = cells;
     }
