@@ -265,6 +265,12 @@ pub struct Tuning {
     /// Evaluation weights (keys `p1`..`p9`: pattern scores, `b1`..`b9`: threat bonuses); they
     /// take effect through [`set_process_tuning`] only, before the first board is built.
     pub eval: EvalWeights,
+    /// Two-ply smoothing of the static value (knob `avg`, 0 = off, the default): a node's value
+    /// becomes `((4 - avg) * own - avg * parent's) / 4`, where the parent's static value (the
+    /// position before the opponent's last move, for the opponent) is kept by the search. Both
+    /// carry the initiative of their side to move, so the average evens out the side-to-move
+    /// swing between odd and even depths.
+    pub eval_average: i32,
 }
 
 impl Tuning {
@@ -324,6 +330,7 @@ impl Tuning {
         order_bonus: ORDER_BONUS,
         indicators: crate::eval::INDICATORS,
         eval: EvalWeights::DEFAULT,
+        eval_average: 0,
     };
 
     /// The knobs as a search under `rule` uses them: the rule-dependent defaults (`far=2`,
@@ -398,6 +405,7 @@ impl Tuning {
                 "lastb" => t.last_bonus = n.clamp(-10_000, 10_000) as i32,
                 "ownb" => t.own_last_bonus = n.clamp(-10_000, 10_000) as i32,
                 "cmb" => t.counter_bonus = n.clamp(-10_000, 10_000) as i32,
+                "avg" => t.eval_average = n.clamp(0, 2) as i32,
                 k => {
                     if let Some(j) = k.strip_prefix('i') {
                         let j: usize = j.parse().ok().filter(|j| (1..=16).contains(j))?;
@@ -881,9 +889,10 @@ impl<'a> Searcher<'a> {
         let mut stand: Option<i32> = None;
         self.evals[ply] = None;
         let mut improving = false;
-        if self.tuning.improving_rfp || self.tuning.improving_lmp {
-            let v = *stand.insert(self.static_value());
+        if self.tuning.eval_average > 0 || self.tuning.improving_rfp || self.tuning.improving_lmp {
+            let v = self.static_value();
             self.evals[ply] = Some(v);
+            stand = Some(self.smoothed(v, ply));
             improving = ply >= 2 && self.evals[ply - 2].is_some_and(|e| v > e);
         }
         let rfp_depth = depth - (improving && self.tuning.improving_rfp) as i32;
@@ -1290,6 +1299,16 @@ impl<'a> Searcher<'a> {
         )
     }
 
+    /// The static value `v` of the node at `ply` smoothed with its parent's (knob `avg`, see
+    /// [`Tuning::eval_average`]); `v` itself when the knob is off or the parent has none.
+    fn smoothed(&self, v: i32, ply: usize) -> i32 {
+        let a = self.tuning.eval_average;
+        match ply.checked_sub(1).and_then(|q| self.evals[q]) {
+            Some(parent) if a > 0 => ((4 - a) * v - a * parent) / 4,
+            _ => v,
+        }
+    }
+
     /// The static value for the side to move if it passed (the opponent has the initiative).
     fn null_value(&mut self) -> i32 {
         self.b.make_null();
@@ -1347,7 +1366,7 @@ impl<'a> Searcher<'a> {
     /// else the evaluation.
     /// `stand` is the static value when the caller has it already.
     fn leaf(&mut self, p: i32, beta: i32, stand: Option<i32>) -> i32 {
-        let v = stand.unwrap_or_else(|| self.static_value());
+        let v = stand.unwrap_or_else(|| self.smoothed(self.static_value(), p as usize));
         let t = &self.tuning;
         if t.leaf_vcf || (t.leaf_vcf_below_beta && v < beta) {
             if let Some(n) = self.node_vcf(LEAF_VCF_DEPTH, self.tuning.leaf_vcf_nodes) {

@@ -174,6 +174,10 @@ mod tests {
         assert_eq!(d.aspiration, super::alphabeta::ASPIRATION_WINDOW);
         assert_eq!(Tuning::parse("asp=150").unwrap().aspiration, 150);
         assert_eq!(Tuning::parse("asp=0").unwrap().aspiration, 1);
+        // The twelfth session's: two-ply smoothing of the static value, off by default.
+        assert_eq!(d.eval_average, 0);
+        assert_eq!(Tuning::parse("avg=2").unwrap().eval_average, 2);
+        assert_eq!(Tuning::parse("avg=9").unwrap().eval_average, 2);
         assert_eq!(Tuning::parse("bogus=1"), None);
         assert_eq!(Tuning::parse("limit=x"), None);
         let t = Tuning::parse("p6=3,b4=92,b8=387").unwrap();
