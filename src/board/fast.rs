@@ -788,8 +788,15 @@ impl FastBoard {
             _ => (3, dy),
         };
         debug_assert!(r as isize == f as isize + k * self.dirs[d] && (1..=5).contains(&k.abs()));
+        self.threat_if_blocked_at(f, c, d, k as i32)
+    }
+
+    /// [`FastBoard::threat_if_blocked`] with the blocking stone's direction `d` and signed step
+    /// count `k` (`1..=HALF` either way) from `f` given.
+    #[inline]
+    fn threat_if_blocked_at(&self, f: Idx, c: Color, d: usize, k: i32) -> Threat {
         let stone = stone(c.opponent()) as u32;
-        let key = (self.keys[f][d] ^ (stone << pattern::shift(k as i32))) & KEY_MASK;
+        let key = (self.keys[f][d] ^ (stone << pattern::shift(k))) & KEY_MASK;
         let pair = self.pairs.get(key);
         let ci = c.index();
         let st = &self.state[f];
@@ -978,9 +985,10 @@ impl FastBoard {
     ///
     /// Outside caro a stone only stops the five it occupies, so one five point has one defence and
     /// two have none. In caro a five closed by opposing stones at both ends does not win, so a
-    /// stone just beyond the end of the run through a five point defends as well; those
-    /// candidates are tried on the board (make, count the fives, unmake), which keeps the answer
-    /// exactly what the pattern tables say.
+    /// stone just beyond the end of the run through a five point defends as well; for each
+    /// candidate the attacker's five points after it are counted from the pattern tables, as a
+    /// make would leave them but without making it (debug builds check against make, count,
+    /// unmake), which keeps the answer exactly what the tables say.
     pub fn five_defences(&mut self, fives: &[Idx], out: &mut Vec<Idx>) {
         out.clear();
         let attacker = self.side_to_move().opponent();
@@ -1006,10 +1014,35 @@ impl FastBoard {
                 }
             }
         }
+        let fives_now = self.count(attacker, Threat::Five) as i32;
         for q in candidates {
-            self.make(q);
-            let stopped = self.count(attacker, Threat::Five) == 0;
-            self.unmake();
+            // Whether the attacker has no five point once the defender's stone is on `q`,
+            // counted without playing it. The stone changes only the cells `q` sees (the line
+            // keys `put` would flip) and `q` itself, which is then occupied and counts no
+            // threat. The threat each of those empty cells would get is `threat_if_blocked`:
+            // the same pair- and combo-table lookups `put` makes for it.
+            let mut fives = fives_now - self.is_five(q, attacker) as i32;
+            for d in 0..4 {
+                let off = self.dirs[d];
+                for k in 1..=pattern::HALF {
+                    for sign in [1, -1] {
+                        let f = (q as isize + sign * off * k as isize) as usize;
+                        if self.cells[f] == EMPTY {
+                            // `q` seen from `f` is `-sign * k` steps along `d`.
+                            let after = self.threat_if_blocked_at(f, attacker, d, -sign as i32 * k);
+                            fives +=
+                                (after == Threat::Five) as i32 - self.is_five(f, attacker) as i32;
+                        }
+                    }
+                }
+            }
+            let stopped = fives == 0;
+            debug_assert_eq!(stopped, {
+                self.make(q);
+                let played = self.count(attacker, Threat::Five) == 0;
+                self.unmake();
+                played
+            });
             if stopped {
                 out.push(q);
             }
