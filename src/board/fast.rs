@@ -606,12 +606,14 @@ impl FastBoard {
         Some(u.idx)
     }
 
+    /// Adds `delta` to the stone counts of the 5x5 square around `i`: five row slices of five
+    /// cells (one bounds check per row rather than per cell).
     fn adjust_near(&mut self, i: Idx, delta: i8) {
         let s = self.stride as isize;
         for dy in -2..=2isize {
-            for dx in -2..=2isize {
-                let q = (i as isize + dy * s + dx) as usize;
-                self.near[q] = (self.near[q] as i8 + delta) as u8;
+            let q = (i as isize + dy * s - 2) as usize;
+            for n in &mut self.near[q..q + 5] {
+                *n = n.wrapping_add(delta as u8);
             }
         }
     }
