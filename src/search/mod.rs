@@ -9,6 +9,7 @@ pub mod time;
 pub mod tt;
 pub mod vcf;
 pub mod vct;
+pub mod zeroed;
 
 use crate::board::fast::Idx;
 use crate::types::Depth;

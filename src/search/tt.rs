@@ -3,6 +3,7 @@
 //!
 //! Values are stored relative to the node (mate scores adjusted by ply on the way in and out).
 
+use super::zeroed::ZeroedSlice;
 use crate::board::fast::Idx;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -36,7 +37,7 @@ pub struct Entry {
 /// (writing every `Entry::default()` cost ~140 ms of the first move with Gomocup's 350 MiB
 /// limit). An all-zero slot decodes to key 0 with bound [`BOUND_NONE`], which never hits.
 pub struct Tt {
-    slots: Box<[[AtomicU64; 2]]>,
+    slots: ZeroedSlice<[AtomicU64; 2]>,
     mask: usize,
     age: u8,
 }
@@ -73,12 +74,10 @@ impl Entry {
     }
 }
 
-/// `n` zeroed slots, allocated zeroed (lazily paged) rather than written.
-fn zeroed_slots(n: usize) -> Box<[[AtomicU64; 2]]> {
-    let slots = Box::<[[AtomicU64; 2]]>::new_zeroed_slice(n);
-    // SAFETY: an `AtomicU64` has the same in-memory representation as a `u64`, for which all
-    // zero bits are a valid value, so zeroed memory is an initialised `[AtomicU64; 2]`.
-    unsafe { slots.assume_init() }
+/// `n` zeroed slots, allocated zeroed (lazily paged, huge pages where offered; see
+/// [`ZeroedSlice`]) rather than written.
+fn zeroed_slots(n: usize) -> ZeroedSlice<[AtomicU64; 2]> {
+    ZeroedSlice::new(n)
 }
 
 impl Tt {

@@ -6,6 +6,7 @@
 //! fours in another order) are refuted once; the cache is looked up before a forced block is
 //! played, so a block into a known failure is not played at all.
 
+use super::zeroed::ZeroedSlice;
 use crate::board::fast::{FastBoard, Idx};
 use crate::board::pattern::Threat;
 use crate::types::Color;
@@ -16,18 +17,16 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// allocation (free until touched; see `search::tt::Tt`). Slots are single atomic words, so the
 /// search threads share one cache without locks (a slot is always one thread's whole entry).
 pub struct VcfCache {
-    slots: Box<[AtomicU64]>,
+    slots: ZeroedSlice<AtomicU64>,
     mask: usize,
 }
 
 const DEPTH_BITS: u64 = 0xff;
 
-/// `n` zeroed slots, allocated zeroed (lazily paged) rather than written.
-fn zeroed_slots(n: usize) -> Box<[AtomicU64]> {
-    let slots = Box::<[AtomicU64]>::new_zeroed_slice(n);
-    // SAFETY: an `AtomicU64` has the same in-memory representation as a `u64`, for which all
-    // zero bits are a valid value.
-    unsafe { slots.assume_init() }
+/// `n` zeroed slots, allocated zeroed (lazily paged, huge pages where offered; see
+/// [`ZeroedSlice`]) rather than written.
+fn zeroed_slots(n: usize) -> ZeroedSlice<AtomicU64> {
+    ZeroedSlice::new(n)
 }
 
 impl VcfCache {
