@@ -463,30 +463,42 @@ pub fn tuning() -> Tuning {
     TUNING.with(|c| c.get())
 }
 
+/// A generated move with its ordering score, as one integer: the score in the high half and
+/// the complemented cell index in the low half, so that a larger value means a higher score,
+/// then a lower index (cell indices fit in 32 bits). The move lists hold these rather than
+/// (cell, score) pairs: the lazy selection ([`pick_best`]), which scans the rest of the list
+/// for each move searched, then compares entries as they are, at half the memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Ranked(i64);
+
+impl Ranked {
+    #[inline(always)]
+    fn new(i: Idx, s: i32) -> Ranked {
+        debug_assert!(i <= u32::MAX as usize);
+        Ranked(((s as i64) << 32) | !(i as u32) as i64)
+    }
+
+    /// The move's cell.
+    #[inline(always)]
+    fn cell(self) -> Idx {
+        !(self.0 as u32) as Idx
+    }
+}
+
 /// Moves the best remaining move (highest score, then lowest index) to position `n`.
 ///
-/// Each move is compared through one integer, [`order_key`], so that the scan keeps its best in
+/// Each move is compared as one integer ([`Ranked`]), so that the scan keeps its best in
 /// registers with conditional moves instead of branching on the unpredictable comparisons.
 #[inline]
-fn pick_best(moves: &mut [(Idx, i32)], n: usize) {
+fn pick_best(moves: &mut [Ranked], n: usize) {
     let mut best = n;
-    let mut best_key = order_key(moves[n]);
-    for (j, &m) in moves.iter().enumerate().skip(n + 1) {
-        let k = order_key(m);
+    let mut best_key = moves[n];
+    for (j, &k) in moves.iter().enumerate().skip(n + 1) {
         if k > best_key {
             (best, best_key) = (j, k);
         }
     }
     moves.swap(n, best);
-}
-
-/// A generated move's rank as one integer: the score in the high half and the complemented
-/// cell index in the low half, so that a larger key means a higher score, then a lower index
-/// (cell indices fit in 32 bits).
-#[inline(always)]
-fn order_key((i, s): (Idx, i32)) -> i64 {
-    debug_assert!(i <= u32::MAX as usize);
-    ((s as i64) << 32) | !(i as u32) as i64
 }
 
 /// The first bit of [`axis_masks`]' near-move bits (bits `0..4` are the far bits).
@@ -595,7 +607,7 @@ pub struct Searcher<'a> {
     /// Per colour and opponent's last move: the move that last refuted it.
     counter: Vec<[Idx; 2]>,
     pv: Vec<Vec<Idx>>,
-    buffers: Vec<Vec<(Idx, i32)>>,
+    buffers: Vec<Vec<Ranked>>,
     /// The evaluation's indicator terms in force (none in caro or when all are zero).
     indicators: Option<[i32; 16]>,
     /// The interior VCT's failure cache (allocated on first use).
@@ -727,9 +739,9 @@ impl<'a> Searcher<'a> {
         let opp_fives = self.b.count(me.opponent(), Threat::Five);
         let mut v = Vec::new();
         self.generate(&mut v, opp_fives, 0, None, true);
-        v.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        v.sort_unstable_by(|a, b| b.cmp(a));
         v.into_iter()
-            .map(|m| m.0)
+            .map(Ranked::cell)
             .filter(|m| !self.root_exclude.contains(m))
             .collect()
     }
@@ -981,7 +993,7 @@ impl<'a> Searcher<'a> {
         let staged = match tt_move {
             Some(m) if !root && self.in_generated(m, opp_fives) => {
                 moves.clear();
-                moves.push((m, i32::MAX));
+                moves.push(Ranked::new(m, i32::MAX));
                 self.staged.push(self.history_log.len());
                 true
             }
@@ -1041,7 +1053,7 @@ impl<'a> Searcher<'a> {
             }
             // Lazy selection: most nodes cut off after a few moves, so sorting all is wasted.
             pick_best(&mut moves, n);
-            let m = moves[n].0;
+            let m = moves[n].cell();
             if root && self.root_exclude.contains(&m) {
                 continue;
             }
@@ -1152,7 +1164,7 @@ impl<'a> Searcher<'a> {
                                 self.change_history(m, c, |h| *h += bonus);
                             }
                             if self.tuning.history_malus {
-                                for &(q, _) in &moves[..n] {
+                                for q in moves[..n].iter().map(|m| m.cell()) {
                                     self.change_history(q, c, |h| Self::history_update(h, -bonus));
                                 }
                             }
@@ -1231,7 +1243,7 @@ impl<'a> Searcher<'a> {
     /// changed are set back to their old values for the generation, then forward again.
     fn generate_after_hash_move(
         &mut self,
-        out: &mut Vec<(Idx, i32)>,
+        out: &mut Vec<Ranked>,
         opp_fives: u32,
         ply: usize,
         tt_move: Option<Idx>,
@@ -1248,7 +1260,7 @@ impl<'a> Searcher<'a> {
         self.end_staged();
         // The hash move (scored `i32::MAX`) back in front.
         pick_best(out, 0);
-        debug_assert_eq!(Some(out[0].0), tt_move);
+        debug_assert_eq!(Some(out[0].cell()), tt_move);
     }
 
     /// The innermost staged node no longer needs the history log.
@@ -1387,7 +1399,7 @@ impl<'a> Searcher<'a> {
 
     fn generate(
         &mut self,
-        out: &mut Vec<(Idx, i32)>,
+        out: &mut Vec<Ranked>,
         opp_fives: u32,
         ply: usize,
         tt_move: Option<Idx>,
@@ -1407,7 +1419,7 @@ impl<'a> Searcher<'a> {
                 if blocks.is_empty() && ply == 0 {
                     blocks = fives;
                 }
-                out.extend(blocks.into_iter().map(|i| (i, 0)));
+                out.extend(blocks.into_iter().map(|i| Ranked::new(i, 0)));
                 return;
             }
             // Elsewhere the defences are the five points themselves (two or more only reach
@@ -1418,7 +1430,7 @@ impl<'a> Searcher<'a> {
             for i in self.b.area(4) {
                 if self.b.is_empty(i) && self.b.is_five(i, opp) {
                     if !renju_black || !self.b.is_forbidden(i) {
-                        out.push((i, 0));
+                        out.push(Ranked::new(i, 0));
                     }
                     left -= 1;
                     if left == 0 {
@@ -1475,7 +1487,7 @@ impl<'a> Searcher<'a> {
         // The moves are scored into place (`k` counts those kept) with the board only read: the
         // rare renju foul test, which changes the board while it runs, comes after, so that the
         // loop can keep the board's and the history's arrays at hand instead of reloading them.
-        out.resize(n, (0, 0));
+        out.resize(n, Ranked(0));
         let mut k = 0;
         let mut maybe_fouls = false;
         let (b, history) = (&self.b, &self.history);
@@ -1519,14 +1531,14 @@ impl<'a> Searcher<'a> {
             if Some(i) == tt_move {
                 s = i32::MAX;
             }
-            out[k] = (i, s);
+            out[k] = Ranked::new(i, s);
             k += 1;
         }
         out.truncate(k);
         if maybe_fouls {
             // The rest of `playable`: renju black's fouls.
             let b = &mut self.b;
-            out.retain(|&(i, _)| !is_foul(b, i));
+            out.retain(|m| !is_foul(b, m.cell()));
         }
         self.near_cells = cells;
     }
@@ -1608,7 +1620,7 @@ mod tests {
         set_tuning(Tuning::DEFAULT);
         let mut out = Vec::new();
         s.generate(&mut out, 0, 1, None, false);
-        (b, out.into_iter().map(|m| m.0).collect())
+        (b, out.into_iter().map(Ranked::cell).collect())
     }
 
     #[test]
