@@ -1376,7 +1376,7 @@ impl<'a> Searcher<'a> {
 
     /// The value of a quiet leaf: a win by continuous fours if there is one (knobs `vcf`, `vcfb`),
     /// else the evaluation.
-    /// `stand` is the static value when the caller has it already.
+    /// `stand` is the static value (smoothed, knob `avg`) when the caller has it already.
     fn leaf(&mut self, p: i32, beta: i32, stand: Option<i32>) -> i32 {
         let v = stand.unwrap_or_else(|| self.smoothed(self.static_value(), p as usize));
         let t = &self.tuning;

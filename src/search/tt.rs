@@ -32,9 +32,9 @@ pub struct Entry {
 /// other's data word) reads as a miss instead of a wrong hit. Single-threaded, a slot holds the
 /// same entry as a plain `(key, data)` pair would, so one thread searches exactly as before.
 ///
-/// A new or cleared table is a zeroed allocation: the operating system hands out zero pages
-/// lazily, so creating or clearing even a large table costs nothing until the search touches it
-/// (writing every `Entry::default()` cost ~140 ms of the first move with Gomocup's 350 MiB
+/// A new or cleared table is a [`ZeroedSlice`]: the operating system hands out zero pages (huge
+/// pages where offered) lazily, so creating or clearing even a large table costs nothing until
+/// the search touches it (writing every `Entry::default()` cost ~140 ms of the first move with Gomocup's 350 MiB
 /// limit). An all-zero slot decodes to key 0 with bound [`BOUND_NONE`], which never hits.
 pub struct Tt {
     slots: ZeroedSlice<[AtomicU64; 2]>,
@@ -74,19 +74,13 @@ impl Entry {
     }
 }
 
-/// `n` zeroed slots, allocated zeroed (lazily paged, huge pages where offered; see
-/// [`ZeroedSlice`]) rather than written.
-fn zeroed_slots(n: usize) -> ZeroedSlice<[AtomicU64; 2]> {
-    ZeroedSlice::new(n)
-}
-
 impl Tt {
     /// A table of at most `bytes` bytes (a power of two of slots; at least 1024 slots).
     pub fn new(bytes: u64) -> Tt {
         let want = (bytes / ENTRY_BYTES).max(1024);
         let slots = 1usize << (63 - want.leading_zeros());
         Tt {
-            slots: zeroed_slots(slots),
+            slots: ZeroedSlice::new(slots),
             mask: slots - 1,
             age: 0,
         }
@@ -99,7 +93,7 @@ impl Tt {
 
     /// Empties the table by replacing it with a fresh zeroed allocation (cheap, see [`Tt`]).
     pub fn clear(&mut self) {
-        self.slots = zeroed_slots(self.slots.len());
+        self.slots = ZeroedSlice::new(self.slots.len());
         self.age = 0;
     }
 

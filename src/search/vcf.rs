@@ -23,23 +23,17 @@ pub struct VcfCache {
 
 const DEPTH_BITS: u64 = 0xff;
 
-/// `n` zeroed slots, allocated zeroed (lazily paged, huge pages where offered; see
-/// [`ZeroedSlice`]) rather than written.
-fn zeroed_slots(n: usize) -> ZeroedSlice<AtomicU64> {
-    ZeroedSlice::new(n)
-}
-
 impl VcfCache {
     /// A cache with `2^bits` slots.
     pub fn new(bits: u32) -> VcfCache {
         VcfCache {
-            slots: zeroed_slots(1 << bits),
+            slots: ZeroedSlice::new(1 << bits),
             mask: (1 << bits) - 1,
         }
     }
 
     pub fn clear(&mut self) {
-        self.slots = zeroed_slots(self.slots.len());
+        self.slots = ZeroedSlice::new(self.slots.len());
     }
 
     #[inline]
