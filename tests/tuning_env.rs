@@ -135,13 +135,16 @@ fn evaluation_weights_from_the_environment() {
         // The twelfth session's: two-ply smoothing of the static value.
         "avg=1",
         "avg=2",
+        // The thirteenth session's: candidates on the lines through the stones only.
+        "star=1",
+        "star=2",
     ] {
         assert_ne!(bench(knob), default, "{knob}");
     }
     assert_eq!(
         bench(
             "limit=12,rfp=100,lmp=3,lmrlog=18,lastb=100,cmb=150,svct=0,rfoul=1,rfz=0,lmrq=2,\
-             lmrfrom=3,far=2,farr=4,ordatk=0,mcp=0,hgrav=0,ttse=0,iid=0,asp=60,avg=0"
+             lmrfrom=3,far=2,farr=4,ordatk=0,mcp=0,hgrav=0,ttse=0,iid=0,asp=60,avg=0,star=0"
         ),
         default,
         "an explicit default changes nothing"

@@ -60,8 +60,12 @@ pub struct FastBoard {
     /// Per cell: patterns, threat and score (see [`CellState`]).
     state: Vec<CellState>,
     totals: Totals,
-    /// Number of stones within the 5x5 square around each cell.
+    /// Number of stones within the 5x5 square around each cell (or, with `near_star`, on the
+    /// eight lines through it within two steps).
     near: Vec<u8>,
+    /// Whether [`FastBoard::is_near`] counts only the 16 cells on the lines through a cell
+    /// within two steps (the "star") instead of the whole 5x5 square.
+    near_star: bool,
     hash: u64,
     history: Vec<Undo>,
     /// Cell states overwritten since the first move, newest last: undo restores them instead of
@@ -313,6 +317,7 @@ impl FastBoard {
                 threat_count: [[0; 16]; 2],
             },
             near: vec![0; total],
+            near_star: false,
             hash: 0,
             history: Vec::with_capacity(width * height),
             log: Vec::new(),
@@ -606,9 +611,41 @@ impl FastBoard {
         Some(u.idx)
     }
 
-    /// Adds `delta` to the stone counts of the 5x5 square around `i`: five row slices of five
-    /// cells (one bounds check per row rather than per cell).
+    /// Chooses the neighbourhood [`FastBoard::is_near`] and [`FastBoard::near_empty_cells`] use:
+    /// the 5x5 square around a stone (the default) or, with `star`, only the 16 cells on the
+    /// four lines through it within two steps. The counts are rebuilt from the stones.
+    pub fn set_near_star(&mut self, star: bool) {
+        if self.near_star == star {
+            return;
+        }
+        self.near_star = star;
+        self.near.fill(0);
+        for i in 0..self.cells.len() {
+            if self.cells[i] != EMPTY && self.cells[i] != WALL {
+                self.adjust_near(i, 1);
+            }
+        }
+    }
+
+    /// Whether the near counts are those of the star (see [`FastBoard::set_near_star`]).
+    pub fn near_star(&self) -> bool {
+        self.near_star
+    }
+
+    /// Adds `delta` to the stone counts of the neighbourhood of `i`: for the 5x5 square five
+    /// row slices of five cells (one bounds check per row rather than per cell).
     fn adjust_near(&mut self, i: Idx, delta: i8) {
+        if self.near_star {
+            let d = delta as u8;
+            self.near[i] = self.near[i].wrapping_add(d);
+            for dir in self.dirs {
+                for k in [-2, -1, 1, 2] {
+                    let q = (i as isize + k * dir) as usize;
+                    self.near[q] = self.near[q].wrapping_add(d);
+                }
+            }
+            return;
+        }
         let s = self.stride as isize;
         for dy in -2..=2isize {
             let q = (i as isize + dy * s - 2) as usize;
@@ -852,7 +889,33 @@ impl FastBoard {
                 counts[c][self.state[i].threat[c] as usize] += 1;
             }
         }
-        sums == self.totals.score_sum && counts == self.totals.threat_count && hash == self.hash
+        sums == self.totals.score_sum
+            && counts == self.totals.threat_count
+            && hash == self.hash
+            && self.near_is_consistent()
+    }
+
+    /// Whether every cell's near count equals the number of stones in its neighbourhood (the
+    /// 5x5 square, or the star), counted by coordinates.
+    fn near_is_consistent(&self) -> bool {
+        let (w, h) = (self.width as i32, self.height as i32);
+        let stone = |x: i32, y: i32| {
+            (0..w).contains(&x)
+                && (0..h).contains(&y)
+                && !self.is_empty(self.idx(Pos::new(x as u8, y as u8)))
+        };
+        (0..h).all(|y| {
+            (0..w).all(|x| {
+                let mut n = 0;
+                for dy in -2..=2i32 {
+                    for dx in -2..=2i32 {
+                        let on_line = dx == 0 || dy == 0 || dx.abs() == dy.abs();
+                        n += (stone(x + dx, y + dy) && (on_line || !self.near_star)) as u8;
+                    }
+                }
+                self.near[self.idx(Pos::new(x as u8, y as u8))] == n
+            })
+        })
     }
 
     // ---- Rules ----
@@ -1317,6 +1380,43 @@ mod tests {
                 }
                 assert!(fb.is_consistent(), "seed {seed} game {game_no} step {step}");
             }
+        }
+    }
+
+    /// The star neighbourhood (`set_near_star`): counts rebuilt on a switch and kept by makes
+    /// and unmakes agree with counting by coordinates (`is_consistent`), and a cell a knight's
+    /// move from the only stone is near in the square but not in the star.
+    #[test]
+    fn near_star_counts_only_the_lines() {
+        let seed = 20261122u64;
+        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        let mut fb = FastBoard::new(15, 15, Rule::Freestyle).unwrap();
+        let at = |fb: &FastBoard, x: u8, y: u8| fb.idx(Pos::new(x, y));
+        fb.make(at(&fb, 7, 7));
+        let (knight, line) = (at(&fb, 8, 9), at(&fb, 9, 9));
+        assert!(fb.is_near(knight) && fb.is_near(line));
+        fb.set_near_star(true);
+        assert!(fb.near_star() && !fb.is_near(knight) && fb.is_near(line));
+        assert!(fb.is_consistent());
+        let mut cells = Vec::new();
+        assert_eq!(fb.near_empty_cells(&mut cells), 16);
+        fb.set_near_star(false);
+        assert_eq!(fb.near_empty_cells(&mut cells), 24);
+        for step in 0..200 {
+            if rng.gen_range(0..10) == 0 {
+                let star = !fb.near_star();
+                fb.set_near_star(star);
+            } else if fb.ply() > 1 && (rng.gen_range(0..3) == 0 || fb.ply() > 60) {
+                fb.unmake();
+            } else {
+                let x = rng.gen_range(0..15u8);
+                let y = rng.gen_range(0..15u8);
+                let i = at(&fb, x, y);
+                if fb.is_empty(i) {
+                    fb.make(i);
+                }
+            }
+            assert!(fb.is_consistent(), "seed {seed} step {step}");
         }
     }
 

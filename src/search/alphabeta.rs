@@ -137,6 +137,10 @@ pub struct Tuning {
     pub far_scale: u8,
     /// The distance beyond which a cell is far from a move for `far` (knob `farr`, default 4).
     pub far_radius: i32,
+    /// Which empty cells are candidates (knob `star`): 0 = those with a stone in the 5x5 square
+    /// around them (the default), 1 = those with a stone on a line through them within two
+    /// steps (the 16-cell "star"), except at the root, 2 = the star at the root too.
+    pub near_star: u8,
     /// Move ordering: the weight of the side to move's own cell score against the opponent's,
     /// in 16ths, under every rule (knob `ordatk`); 0 = each rule's default
     /// ([`order_attack_16ths`]).
@@ -286,6 +290,7 @@ impl Tuning {
         lmr_from: 3,
         far_scale: FAR_SCALE,
         far_radius: 4,
+        near_star: 0,
         order_attack_16ths: 0,
         lmp_base: LMP_BASE,
         leaf_vcf: false,
@@ -364,6 +369,7 @@ impl Tuning {
                 "lmrfrom" => t.lmr_from = n.clamp(1, 1000) as usize,
                 "far" => t.far_scale = n.clamp(0, 2) as u8,
                 "farr" => t.far_radius = n.clamp(1, 20) as i32,
+                "star" => t.near_star = n.clamp(0, 2) as u8,
                 "ordatk" => t.order_attack_16ths = n.clamp(0, 1000) as i32,
                 "vcf" => t.leaf_vcf = n != 0,
                 "vcfb" => t.leaf_vcf_below_beta = n != 0,
@@ -643,13 +649,14 @@ pub struct Iteration {
 
 impl<'a> Searcher<'a> {
     pub fn new(
-        b: FastBoard,
+        mut b: FastBoard,
         tt: &'a Tt,
         vcf_cache: &'a VcfCache,
         ctl: Control<'a>,
     ) -> Searcher<'a> {
         let cells = b.cell_count();
         let t = tuning().for_rule(b.rule());
+        b.set_near_star(t.near_star != 0);
         let indicators = crate::eval::indicators_for(b.rule(), &t.indicators);
         Searcher {
             b,
@@ -1483,7 +1490,15 @@ impl<'a> Searcher<'a> {
         let c = me.index();
         // On the empty board only the centre; else the empty cells near a stone.
         let mut cells = std::mem::take(&mut self.near_cells);
+        // (Knob `star=1`) the root's candidates come from the whole 5x5 square.
+        let root_square = ply == 0 && t.near_star == 1;
+        if root_square {
+            self.b.set_near_star(false);
+        }
         let n = self.b.near_empty_cells(&mut cells);
+        if root_square {
+            self.b.set_near_star(true);
+        }
         // The moves are scored into place (`k` counts those kept) with the board only read: the
         // rare renju foul test, which changes the board while it runs, comes after, so that the
         // loop can keep the board's and the history's arrays at hand instead of reloading them.

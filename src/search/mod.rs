@@ -179,6 +179,10 @@ mod tests {
         assert_eq!(d.eval_average, 0);
         assert_eq!(Tuning::parse("avg=2").unwrap().eval_average, 2);
         assert_eq!(Tuning::parse("avg=9").unwrap().eval_average, 2);
+        // The thirteenth session's: the star of candidate cells, off by default.
+        assert_eq!(d.near_star, 0);
+        assert_eq!(Tuning::parse("star=1").unwrap().near_star, 1);
+        assert_eq!(Tuning::parse("star=7").unwrap().near_star, 2);
         assert_eq!(Tuning::parse("bogus=1"), None);
         assert_eq!(Tuning::parse("limit=x"), None);
         let t = Tuning::parse("p6=3,b4=92,b8=387").unwrap();
