@@ -530,13 +530,14 @@ impl FastBoard {
         }
     }
 
-    /// Whether some stone lies in the 5x5 square around `i`.
+    /// Whether some stone lies in the neighbourhood of `i`: the 5x5 square around it, or the
+    /// star (see [`FastBoard::set_near_star`]).
     #[inline]
     pub fn is_near(&self, i: Idx) -> bool {
         self.near[i] > 0
     }
 
-    /// The empty cells with a stone within two steps both ways (those [`FastBoard::is_near`]
+    /// The empty cells with a stone in their neighbourhood (those [`FastBoard::is_near`]
     /// accepts), row by row, at the start of `out`; on the empty board the centre. Returns
     /// their number (`out` only grows: what follows them is scratch). Each entry packs the cell
     /// index (low 16 bits) with its column (next 8) and row (top 8), see [`unpack_near`]. The

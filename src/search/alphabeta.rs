@@ -1490,7 +1490,8 @@ impl<'a> Searcher<'a> {
         let c = me.index();
         // On the empty board only the centre; else the empty cells near a stone.
         let mut cells = std::mem::take(&mut self.near_cells);
-        // (Knob `star=1`) the root's candidates come from the whole 5x5 square.
+        // (Knob `star=1`) the root's candidates come from the whole 5x5 square: the counts are
+        // rebuilt for it and back (a scan of the board, once per root generation).
         let root_square = ply == 0 && t.near_star == 1;
         if root_square {
             self.b.set_near_star(false);

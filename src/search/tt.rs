@@ -34,8 +34,8 @@ pub struct Entry {
 ///
 /// A new or cleared table is a [`ZeroedSlice`]: the operating system hands out zero pages (huge
 /// pages where offered) lazily, so creating or clearing even a large table costs nothing until
-/// the search touches it (writing every `Entry::default()` cost ~140 ms of the first move with Gomocup's 350 MiB
-/// limit). An all-zero slot decodes to key 0 with bound [`BOUND_NONE`], which never hits.
+/// the search touches it (writing every `Entry::default()` cost ~140 ms of the first move with
+/// Gomocup's 350 MiB limit). An all-zero slot decodes to key 0 with bound [`BOUND_NONE`], which never hits.
 pub struct Tt {
     slots: ZeroedSlice<[AtomicU64; 2]>,
     mask: usize,
