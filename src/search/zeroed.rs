@@ -1,18 +1,24 @@
-//! Large zeroed tables of atomic words (the transposition table, the VCF cache), backed by huge
-//! pages where the system offers them.
+//! Large zeroed tables of atomic words (the transposition table, the VCF cache), kept on
+//! ordinary pages.
 //!
-//! The search reads these tables at random: with ordinary 4 KiB pages nearly every probe of a
-//! table of several MiB misses the TLB, and the page walk stalls the probe (and the prefetch
-//! before it). On unix a table of at least [`HUGE_PAGE`] bytes is therefore mapped directly
-//! (anonymous, so its pages come zeroed and only when first touched, as with `calloc`),
-//! aligned to [`HUGE_PAGE`] and marked `MADV_HUGEPAGE`, so that Linux backs it with 2 MiB
-//! pages when it can. The advice is only a hint: the contents are the same either way. Smaller
-//! tables, and other systems, use the global allocator's zeroed allocation.
+//! On unix a table of at least [`HUGE_PAGE`] bytes is mapped directly (anonymous, so its pages
+//! come zeroed and only when first touched, as with `calloc`) and advised `MADV_NOHUGEPAGE`,
+//! so that Linux never backs it with 2 MiB pages, whatever its transparent-huge-page mode.
+//!
+//! Huge pages make random probes of a large table a little faster (fewer TLB misses: about
+//! 3 % on the bench), but every first touch of a 2 MiB page zeroes the whole page, and on a
+//! busy machine or a virtual machine that has handed its free memory back to the host it may
+//! also compact or fault in host memory first. The first few hundred probes of a fresh search
+//! then touch the whole table in one burst, between two of the search's clock checks: a fresh
+//! process's first 1 s search, run at low priority beside two matches, took up to 2.5 s
+//! (README, fourteenth session). With ordinary pages each first touch zeroes 4 KiB, so the
+//! same cost is spread over the search and the clock keeps control. Smaller tables, and other
+//! systems, use the global allocator's zeroed allocation.
 
 use std::ops::Deref;
 use std::sync::atomic::AtomicU64;
 
-/// Huge-page size (and the alignment of a mapped table).
+/// Huge-page size: tables at least this large are mapped (see the module documentation).
 pub const HUGE_PAGE: usize = 2 * 1024 * 1024;
 
 /// Types for which all zero bits are a valid value.
@@ -35,12 +41,11 @@ enum Backing<T> {
     Boxed(Box<[T]>),
     #[cfg(unix)]
     Mapped {
-        /// The start of the mapping (`map_len` bytes).
-        map: *mut libc::c_void,
-        map_len: usize,
-        /// The first slot (inside the mapping, aligned to `HUGE_PAGE`).
+        /// The start of the mapping: the first of `len` slots.
         ptr: *const T,
         len: usize,
+        /// The mapping's length.
+        bytes: usize,
     },
 }
 
@@ -64,22 +69,21 @@ impl<T: Zeroable> ZeroedSlice<T> {
         }
     }
 
-    /// A fresh anonymous mapping for `len` slots, huge-page aligned and advised; `None` for a
-    /// table under a huge page or when the mapping fails (the caller falls back to the heap).
+    /// A fresh anonymous mapping for `len` slots, advised against huge pages; `None` for a
+    /// table under [`HUGE_PAGE`] or when the mapping fails (the caller falls back to the heap).
     #[cfg(unix)]
     fn mapped(len: usize) -> Option<ZeroedSlice<T>> {
         let bytes = len.checked_mul(std::mem::size_of::<T>())?;
-        if bytes < HUGE_PAGE || std::mem::align_of::<T>() > HUGE_PAGE {
+        // A mapping starts on a page boundary (at least 4 KiB).
+        if bytes < HUGE_PAGE || std::mem::align_of::<T>() > 4096 {
             return None;
         }
-        // One huge page extra, so that an aligned start can be chosen inside the mapping.
-        let map_len = bytes.checked_add(HUGE_PAGE)?;
         // SAFETY: an anonymous private mapping at an address of the system's choice touches
         // no existing memory; the result is checked before use.
         let map = unsafe {
             libc::mmap(
                 std::ptr::null_mut(),
-                map_len,
+                bytes,
                 libc::PROT_READ | libc::PROT_WRITE,
                 libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
                 -1,
@@ -89,22 +93,17 @@ impl<T: Zeroable> ZeroedSlice<T> {
         if map == libc::MAP_FAILED {
             return None;
         }
-        let offset = (map as usize).next_multiple_of(HUGE_PAGE) - map as usize;
-        // SAFETY: `offset < HUGE_PAGE`, so the `bytes` from `map + offset` lie inside the
-        // mapping of `bytes + HUGE_PAGE`.
-        let start = unsafe { map.cast::<u8>().add(offset) };
         #[cfg(target_os = "linux")]
-        // SAFETY: advice on a range of our own mapping; it changes no contents. A failure (no
-        // transparent huge pages) leaves ordinary pages, which is fine.
+        // SAFETY: advice on our own mapping; it changes no contents. A failure (a kernel
+        // without transparent huge pages) leaves ordinary pages, which is what is asked.
         unsafe {
-            libc::madvise(start.cast(), bytes, libc::MADV_HUGEPAGE);
+            libc::madvise(map, bytes, libc::MADV_NOHUGEPAGE);
         }
         Some(ZeroedSlice {
             slots: Backing::Mapped {
-                map,
-                map_len,
-                ptr: start.cast::<T>(),
+                ptr: map.cast::<T>(),
                 len,
+                bytes,
             },
         })
     }
@@ -119,8 +118,8 @@ impl<T: Zeroable> Deref for ZeroedSlice<T> {
             Backing::Boxed(b) => b,
             #[cfg(unix)]
             // SAFETY: `ptr` points at `len` slots inside a live mapping of ours, zeroed by the
-            // system (`T: Zeroable`: initialised) and aligned (huge-page aligned, and
-            // `align_of::<T>() <= HUGE_PAGE`); only shared references are handed out.
+            // system (`T: Zeroable`: initialised) and aligned (page aligned, and
+            // `align_of::<T>() <= 4096`); only shared references are handed out.
             Backing::Mapped { ptr, len, .. } => unsafe { std::slice::from_raw_parts(*ptr, *len) },
         }
     }
@@ -129,10 +128,10 @@ impl<T: Zeroable> Deref for ZeroedSlice<T> {
 impl<T: Zeroable> Drop for ZeroedSlice<T> {
     fn drop(&mut self) {
         #[cfg(unix)]
-        if let Backing::Mapped { map, map_len, .. } = self.slots {
+        if let Backing::Mapped { ptr, bytes, .. } = self.slots {
             // SAFETY: the mapping is ours, and no reference into it outlives `self`.
             unsafe {
-                libc::munmap(map, map_len);
+                libc::munmap(ptr.cast_mut().cast(), bytes);
             }
         }
     }
@@ -160,5 +159,24 @@ mod tests {
         let pairs = ZeroedSlice::<[AtomicU64; 2]>::new(HUGE_PAGE / 16 * 2);
         assert_eq!(pairs.as_ptr() as usize % 16, 0);
         assert!(pairs.iter().all(|p| p[1].load(Ordering::Relaxed) == 0));
+    }
+
+    /// The mapped table carries the "no huge pages" advice (Linux lists it as `nh` among the
+    /// mapping's flags in `/proc/self/smaps`).
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn mapped_tables_are_advised_against_huge_pages() {
+        let s = ZeroedSlice::<AtomicU64>::new(HUGE_PAGE / 8 * 4);
+        let start = format!("{:x}-", s.as_ptr() as usize);
+        let smaps = std::fs::read_to_string("/proc/self/smaps").unwrap();
+        let region = smaps
+            .split_once(&start)
+            .map(|(_, rest)| rest)
+            .expect("the table is a mapping of its own");
+        let flags = region
+            .lines()
+            .find(|l| l.starts_with("VmFlags:"))
+            .expect("a VmFlags line");
+        assert!(flags.split_whitespace().any(|f| f == "nh"), "{flags}");
     }
 }
