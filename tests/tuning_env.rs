@@ -138,13 +138,18 @@ fn evaluation_weights_from_the_environment() {
         // The thirteenth session's: candidates on the lines through the stones only.
         "star=1",
         "star=2",
+        // The fourteenth session's: mate bounds at any depth, own fours reduced unless
+        // answering a three.
+        "ttmate=1",
+        "ttmate=2",
+        "lmrq=3",
     ] {
         assert_ne!(bench(knob), default, "{knob}");
     }
     assert_eq!(
         bench(
             "limit=12,rfp=100,lmp=3,lmrlog=18,lastb=100,cmb=150,svct=0,rfoul=1,rfz=0,lmrq=2,\
-             lmrfrom=3,far=2,farr=4,ordatk=0,mcp=0,hgrav=0,ttse=0,iid=0,asp=60,avg=0,star=0"
+             lmrfrom=3,far=2,farr=4,ordatk=0,mcp=0,hgrav=0,ttse=0,iid=0,asp=60,avg=0,star=0,ttmate=0"
         ),
         default,
         "an explicit default changes nothing"

@@ -120,6 +120,10 @@ pub struct Tuning {
     /// A transposition-table bound tighter than the static value replaces it for reverse
     /// futility pruning (knob `ttse`, off by default).
     pub tt_static: bool,
+    /// A stored mate bound cuts off a non-PV node whatever the depth it was searched to (knob
+    /// `ttmate`: 1 = wins only, 2 = wins and losses): a forced win found once is not searched
+    /// again each iteration.
+    pub tt_mate: u8,
     /// Razoring margin per ply (0 = off, the default; knob `razor`): at non-PV nodes of depth
     /// below `razor_depth` whose static value is this far below alpha, the leaf value stands.
     pub razor: i32,
@@ -127,7 +131,8 @@ pub struct Tuning {
     pub razor_depth: i32,
     /// Which late moves late-move reductions reduce (knob `lmrq`): 0 = only quiet ones (neither
     /// side's three or more); 1 = every move; 2 = every move but the side to move's fours, the
-    /// default (see [`LMR_THREATS`]).
+    /// default (see [`LMR_THREATS`]); 3 = as 2 only when the opponent can make a straight four
+    /// (there the fours are counter-attacks), else every move.
     pub lmr_threats: u8,
     /// Moves searched before late-move reductions start (knob `lmrfrom`, default 3).
     pub lmr_from: usize,
@@ -284,6 +289,7 @@ impl Tuning {
         pv_move_limit: 0,
         move_count_cap: 0,
         tt_static: false,
+        tt_mate: 0,
         razor: 0,
         razor_depth: 4,
         lmr_threats: LMR_THREATS,
@@ -363,9 +369,10 @@ impl Tuning {
                 "pvlimit" => t.pv_move_limit = n.max(0) as usize,
                 "mcp" => t.move_count_cap = n.clamp(0, 1000) as usize,
                 "ttse" => t.tt_static = n != 0,
+                "ttmate" => t.tt_mate = n.clamp(0, 2) as u8,
                 "razor" => t.razor = n.clamp(0, 100_000) as i32,
                 "razordepth" => t.razor_depth = n.clamp(1, 100) as i32,
-                "lmrq" => t.lmr_threats = n.clamp(0, 2) as u8,
+                "lmrq" => t.lmr_threats = n.clamp(0, 3) as u8,
                 "lmrfrom" => t.lmr_from = n.clamp(1, 1000) as usize,
                 "far" => t.far_scale = n.clamp(0, 2) as u8,
                 "farr" => t.far_radius = n.clamp(1, 20) as i32,
@@ -856,13 +863,24 @@ impl<'a> Searcher<'a> {
             tt_move = self.stored_move(&e);
             let v = tt::value_from_tt(e.value as i32, p);
             tt_bound = Some((v, e.bound));
-            if !root && !pv_node && e.depth as i32 >= depth {
-                let cut = match e.bound {
-                    BOUND_EXACT => true,
-                    BOUND_LOWER => v >= beta,
-                    BOUND_UPPER => v <= alpha,
-                    _ => false,
-                };
+            let mate_cut = match self.tuning.tt_mate {
+                0 => false,
+                m => {
+                    (v >= Value::MATE_BOUND.0 && e.bound & BOUND_LOWER != 0 && v >= beta)
+                        || (m >= 2
+                            && v <= -Value::MATE_BOUND.0
+                            && e.bound & BOUND_UPPER != 0
+                            && v <= alpha)
+                }
+            };
+            if !root && !pv_node && (mate_cut || e.depth as i32 >= depth) {
+                let cut = mate_cut
+                    || match e.bound {
+                        BOUND_EXACT => true,
+                        BOUND_LOWER => v >= beta,
+                        BOUND_UPPER => v <= alpha,
+                        _ => false,
+                    };
                 if cut {
                     return v;
                 }
@@ -1044,6 +1062,8 @@ impl<'a> Searcher<'a> {
         } else {
             0
         };
+        // The opponent threatens a straight four: own fours are counter-attacks here.
+        let opp_three = self.tuning.lmr_threats == 3 && self.b.count(opp, Threat::Flex4) > 0;
         let orig_alpha = alpha;
         let mut best = -INF;
         let mut best_move = None;
@@ -1109,7 +1129,8 @@ impl<'a> Searcher<'a> {
                     && match self.tuning.lmr_threats {
                         0 => quiet,
                         1 => true,
-                        _ => tm < Threat::Block4,
+                        2 => tm < Threat::Block4,
+                        _ => tm < Threat::Block4 || !opp_three,
                     }
                     && !(killer && self.tuning.killer_no_reduce)
                 {

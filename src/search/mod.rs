@@ -154,7 +154,6 @@ mod tests {
             (16, 50, 3, 2, 2)
         );
         assert!(t.far_scale == 1 && t.leaf_vcf_below_beta);
-        assert_eq!(Tuning::parse("lmrq=7").unwrap().lmr_threats, 2);
         // Rule-dependent defaults resolve per rule; explicit values stay.
         let renju = Tuning::DEFAULT.for_rule(crate::types::Rule::Renju);
         let free = Tuning::DEFAULT.for_rule(crate::types::Rule::Freestyle);
@@ -183,6 +182,13 @@ mod tests {
         assert_eq!(d.near_star, 0);
         assert_eq!(Tuning::parse("star=1").unwrap().near_star, 1);
         assert_eq!(Tuning::parse("star=7").unwrap().near_star, 2);
+        // The fourteenth session's: mate bounds from the table at any depth, and reductions of
+        // own fours except against a three. Both off by default.
+        assert_eq!((d.tt_mate, d.lmr_threats), (0, 2));
+        assert_eq!(Tuning::parse("ttmate=2").unwrap().tt_mate, 2);
+        assert_eq!(Tuning::parse("ttmate=5").unwrap().tt_mate, 2);
+        assert_eq!(Tuning::parse("lmrq=3").unwrap().lmr_threats, 3);
+        assert_eq!(Tuning::parse("lmrq=7").unwrap().lmr_threats, 3);
         assert_eq!(Tuning::parse("bogus=1"), None);
         assert_eq!(Tuning::parse("limit=x"), None);
         let t = Tuning::parse("p6=3,b4=92,b8=387").unwrap();
