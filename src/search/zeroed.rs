@@ -1,9 +1,10 @@
 //! Large zeroed tables of atomic words (the transposition table, the VCF cache), kept on
 //! ordinary pages.
 //!
-//! On unix a table of at least [`HUGE_PAGE`] bytes is mapped directly (anonymous, so its pages
-//! come zeroed and only when first touched, as with `calloc`) and advised `MADV_NOHUGEPAGE`,
-//! so that Linux never backs it with 2 MiB pages, whatever its transparent-huge-page mode.
+//! On unix a table of at least [`MAP_MIN_BYTES`] (2 MiB) is mapped directly (anonymous, so
+//! its pages come zeroed and only when first touched, as with `calloc`) and advised
+//! `MADV_NOHUGEPAGE`, so that Linux never backs it with 2 MiB pages, whatever its
+//! transparent-huge-page mode.
 //!
 //! Huge pages make random probes of a large table a little faster (fewer TLB misses: about
 //! 3 % on the bench), but every first touch of a 2 MiB page zeroes the whole page, and on a
@@ -18,8 +19,8 @@
 use std::ops::Deref;
 use std::sync::atomic::AtomicU64;
 
-/// Huge-page size: tables at least this large are mapped (see the module documentation).
-pub const HUGE_PAGE: usize = 2 * 1024 * 1024;
+/// Tables at least this large (one huge page) are mapped (see the module documentation).
+pub const MAP_MIN_BYTES: usize = 2 * 1024 * 1024;
 
 /// Types for which all zero bits are a valid value.
 ///
@@ -70,12 +71,13 @@ impl<T: Zeroable> ZeroedSlice<T> {
     }
 
     /// A fresh anonymous mapping for `len` slots, advised against huge pages; `None` for a
-    /// table under [`HUGE_PAGE`] or when the mapping fails (the caller falls back to the heap).
+    /// table under [`MAP_MIN_BYTES`] or when the mapping fails (the caller falls back to the
+    /// heap).
     #[cfg(unix)]
     fn mapped(len: usize) -> Option<ZeroedSlice<T>> {
         let bytes = len.checked_mul(std::mem::size_of::<T>())?;
         // A mapping starts on a page boundary (at least 4 KiB).
-        if bytes < HUGE_PAGE || std::mem::align_of::<T>() > 4096 {
+        if bytes < MAP_MIN_BYTES || std::mem::align_of::<T>() > 4096 {
             return None;
         }
         // SAFETY: an anonymous private mapping at an address of the system's choice touches
@@ -144,7 +146,7 @@ mod tests {
 
     #[test]
     fn zeroed_slices_start_zero_and_keep_what_is_stored() {
-        for len in [0, 1, 1000, HUGE_PAGE / 8, HUGE_PAGE / 8 * 3 + 5] {
+        for len in [0, 1, 1000, MAP_MIN_BYTES / 8, MAP_MIN_BYTES / 8 * 3 + 5] {
             let s = ZeroedSlice::<AtomicU64>::new(len);
             assert_eq!(s.len(), len);
             assert!(s.iter().all(|w| w.load(Ordering::Relaxed) == 0));
@@ -156,7 +158,7 @@ mod tests {
                 assert_eq!(w.load(Ordering::Relaxed), want);
             }
         }
-        let pairs = ZeroedSlice::<[AtomicU64; 2]>::new(HUGE_PAGE / 16 * 2);
+        let pairs = ZeroedSlice::<[AtomicU64; 2]>::new(MAP_MIN_BYTES / 16 * 2);
         assert_eq!(pairs.as_ptr() as usize % 16, 0);
         assert!(pairs.iter().all(|p| p[1].load(Ordering::Relaxed) == 0));
     }
@@ -166,7 +168,7 @@ mod tests {
     #[cfg(target_os = "linux")]
     #[test]
     fn mapped_tables_are_advised_against_huge_pages() {
-        let s = ZeroedSlice::<AtomicU64>::new(HUGE_PAGE / 8 * 4);
+        let s = ZeroedSlice::<AtomicU64>::new(MAP_MIN_BYTES / 8 * 4);
         let start = format!("{:x}-", s.as_ptr() as usize);
         let smaps = std::fs::read_to_string("/proc/self/smaps").unwrap();
         let region = smaps
