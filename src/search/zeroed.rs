@@ -6,15 +6,16 @@
 //! `MADV_NOHUGEPAGE`, so that Linux never backs it with 2 MiB pages, whatever its
 //! transparent-huge-page mode.
 //!
-//! Huge pages make random probes of a large table a little faster (fewer TLB misses: about
-//! 3 % on the bench), but every first touch of a 2 MiB page zeroes the whole page, and on a
-//! busy machine or a virtual machine that has handed its free memory back to the host it may
-//! also compact or fault in host memory first. The first few hundred probes of a fresh search
-//! then touch the whole table in one burst, between two of the search's clock checks: a fresh
-//! process's first 1 s search, run at low priority beside two matches, took up to 2.5 s
-//! (README, fourteenth session). With ordinary pages each first touch zeroes 4 KiB, so the
-//! same cost is spread over the search and the clock keeps control. Smaller tables, and other
-//! systems, use the global allocator's zeroed allocation.
+//! Huge pages made the bench about 8 % faster, but nearly all of that was fewer page faults
+//! (the bench gives every position fresh tables): with the tables faulted in beforehand, the
+//! two searched equally fast. And every first touch of a 2 MiB page zeroes the whole page; on a
+//! busy machine, or a virtual machine that has handed its free memory back to the host, the
+//! kernel may first have to compact memory or fault in host memory. The first few hundred
+//! probes of a fresh search then touch the whole table in one burst, between two of the
+//! search's clock checks: a fresh process's first 1 s search, run at low priority beside two
+//! matches, took up to 2.7 s (README, fourteenth session). With ordinary pages each first
+//! touch zeroes 4 KiB, so the same cost is spread over the search and the clock keeps
+//! control. Smaller tables, and other systems, use the global allocator's zeroed allocation.
 
 use std::ops::Deref;
 use std::sync::atomic::AtomicU64;
