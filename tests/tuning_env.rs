@@ -148,7 +148,7 @@ fn evaluation_weights_from_the_environment() {
     }
     assert_eq!(
         bench(
-            "limit=12,rfp=100,lmp=3,lmrlog=18,lastb=100,cmb=150,svct=0,rfoul=1,rfz=0,lmrq=2,\
+            "limit=12,rfp=100,lmp=3,lmrlog=18,lastb=100,cmb=150,svct=0,rfoul=1,rfz=0,lmrq=4,\
              lmrfrom=3,far=2,farr=4,ordatk=0,mcp=0,hgrav=0,ttse=0,iid=0,asp=60,avg=0,star=0,ttmate=0"
         ),
         default,

@@ -159,6 +159,14 @@ mod tests {
         let free = Tuning::DEFAULT.for_rule(crate::types::Rule::Freestyle);
         assert_eq!((renju.far_scale, renju.order_attack_16ths), (0, 32));
         assert_eq!((free.far_scale, free.order_attack_16ths), (1, 24));
+        // Own fours are reduced in exact five only, unless a value is given.
+        let exact = Tuning::DEFAULT.for_rule(crate::types::Rule::Exact);
+        assert_eq!(
+            (free.lmr_threats, renju.lmr_threats, exact.lmr_threats),
+            (2, 2, 1)
+        );
+        let t = Tuning::parse("lmrq=2").unwrap();
+        assert_eq!(t.for_rule(crate::types::Rule::Exact).lmr_threats, 2);
         let t = Tuning::parse("far=1,ordatk=20").unwrap();
         let r = t.for_rule(crate::types::Rule::Renju);
         assert_eq!((r.far_scale, r.order_attack_16ths), (1, 20));
@@ -184,11 +192,11 @@ mod tests {
         assert_eq!(Tuning::parse("star=7").unwrap().near_star, 2);
         // The fourteenth session's: mate bounds from the table at any depth, and reductions of
         // own fours except against a three. Both off by default.
-        assert_eq!((d.tt_mate, d.lmr_threats), (0, 2));
+        assert_eq!(d.tt_mate, 0);
         assert_eq!(Tuning::parse("ttmate=2").unwrap().tt_mate, 2);
         assert_eq!(Tuning::parse("ttmate=5").unwrap().tt_mate, 2);
         assert_eq!(Tuning::parse("lmrq=3").unwrap().lmr_threats, 3);
-        assert_eq!(Tuning::parse("lmrq=7").unwrap().lmr_threats, 3);
+        assert_eq!(Tuning::parse("lmrq=7").unwrap().lmr_threats, 4);
         assert_eq!(Tuning::parse("bogus=1"), None);
         assert_eq!(Tuning::parse("limit=x"), None);
         let t = Tuning::parse("p6=3,b4=92,b8=387").unwrap();
