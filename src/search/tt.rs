@@ -86,6 +86,11 @@ impl Tt {
         }
     }
 
+    /// Has the system back every page of the table now (see [`ZeroedSlice::fault_in`]).
+    pub fn fault_in(&self) {
+        self.slots.fault_in();
+    }
+
     /// Bytes used by the slots.
     pub fn bytes(&self) -> u64 {
         self.slots.len() as u64 * ENTRY_BYTES

@@ -24,6 +24,11 @@ pub struct VcfCache {
 const DEPTH_BITS: u64 = 0xff;
 
 impl VcfCache {
+    /// Has the system back every page of the cache now (see [`ZeroedSlice::fault_in`]).
+    pub fn fault_in(&self) {
+        self.slots.fault_in();
+    }
+
     /// A cache with `2^bits` slots.
     pub fn new(bits: u32) -> VcfCache {
         VcfCache {
