@@ -885,24 +885,15 @@ impl<'a> Searcher<'a> {
             tt_move = self.stored_move(&e);
             let v = tt::value_from_tt(e.value as i32, p);
             tt_bound = Some((v, e.bound));
-            let mate_cut = match self.tuning.tt_mate {
-                0 => false,
-                m => {
-                    (v >= Value::MATE_BOUND.0 && e.bound & BOUND_LOWER != 0 && v >= beta)
-                        || (m >= 2
-                            && v <= -Value::MATE_BOUND.0
-                            && e.bound & BOUND_UPPER != 0
-                            && v <= alpha)
-                }
-            };
-            if !root && !pv_node && (mate_cut || e.depth as i32 >= depth) {
-                let cut = mate_cut
-                    || match e.bound {
-                        BOUND_EXACT => true,
-                        BOUND_LOWER => v >= beta,
-                        BOUND_UPPER => v <= alpha,
-                        _ => false,
-                    };
+            if !root && !pv_node {
+                let fails_high = e.bound & BOUND_LOWER != 0 && v >= beta;
+                let fails_low = e.bound & BOUND_UPPER != 0 && v <= alpha;
+                let deep_enough = e.depth as i32 >= depth;
+                // (Knob `ttmate`) a stored mate bound cuts off whatever its depth.
+                let mate = self.tuning.tt_mate;
+                let cut = (deep_enough && (e.bound == BOUND_EXACT || fails_high || fails_low))
+                    || (mate >= 1 && fails_high && v >= Value::MATE_BOUND.0)
+                    || (mate >= 2 && fails_low && v <= -Value::MATE_BOUND.0);
                 if cut {
                     return v;
                 }

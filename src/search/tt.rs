@@ -33,9 +33,10 @@ pub struct Entry {
 /// same entry as a plain `(key, data)` pair would, so one thread searches exactly as before.
 ///
 /// A new or cleared table is a [`ZeroedSlice`]: the operating system hands out zero pages
-/// (ordinary 4 KiB pages, see [`super::zeroed`]) lazily, so creating or clearing even a large table costs nothing until
-/// the search touches it (writing every `Entry::default()` cost ~140 ms of the first move with
-/// Gomocup's 350 MiB limit). An all-zero slot decodes to key 0 with bound [`BOUND_NONE`], which never hits.
+/// (ordinary 4 KiB pages, see [`super::zeroed`]) lazily, so creating or clearing even a large
+/// table costs nothing until the search touches it (writing every `Entry::default()` cost
+/// ~140 ms of the first move with Gomocup's 350 MiB limit). An all-zero slot decodes to key 0
+/// with bound [`BOUND_NONE`], which never hits.
 pub struct Tt {
     slots: ZeroedSlice<[AtomicU64; 2]>,
     mask: usize,

@@ -11,12 +11,12 @@
 //! [`ZeroedSlice::fault_in`]) they were about 3 % faster (fewer TLB misses). But every first
 //! touch of a 2 MiB page zeroes the whole page; on a busy machine, or a virtual machine that
 //! has handed its free memory back to the host, the kernel may first have to compact memory
-//! or fault in host memory. The first few hundred
-//! probes of a fresh search then touch the whole table in one burst, between two of the
-//! search's clock checks: a fresh process's first 1 s search, run at low priority beside two
-//! matches, took up to 2.7 s (README, fourteenth session). With ordinary pages each first
-//! touch zeroes 4 KiB, so the same cost is spread over the search and the clock keeps
-//! control. Smaller tables, and other systems, use the global allocator's zeroed allocation.
+//! or fault in host memory. The first few hundred probes of a fresh search then touch the
+//! whole table in one burst, between two of the search's clock checks: a fresh process's
+//! first 1 s search, run at low priority beside two matches, took up to 2.7 s (README,
+//! fourteenth session). With ordinary pages each first touch zeroes 4 KiB, so the same cost
+//! is spread over the search and the clock keeps control. Smaller tables, and other systems,
+//! use the global allocator's zeroed allocation.
 
 use std::ops::Deref;
 use std::sync::atomic::{AtomicU64, Ordering};
