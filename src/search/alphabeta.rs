@@ -299,6 +299,16 @@ pub struct Tuning {
     /// carry the initiative of their side to move, so the average evens out the side-to-move
     /// swing between odd and even depths.
     pub eval_average: i32,
+    /// Singular extension (knob `se`, 0 = off): at a node of at least this depth whose hash
+    /// move has a stored lower bound from at least `depth - 3`, the other moves are searched at
+    /// half depth against that bound less `sem` per ply of depth; when all of them fail low,
+    /// the hash move is the only good one and is searched one ply deeper.
+    pub singular_depth: i32,
+    /// The singular test's margin per ply of depth (knob `sem`).
+    pub singular_margin: i32,
+    /// Multi-cut (knob `semc`): when the singular test's search reaches beta without the hash
+    /// move, the node fails high at once.
+    pub singular_multicut: bool,
 }
 
 impl Tuning {
@@ -361,6 +371,9 @@ impl Tuning {
         indicators: crate::eval::INDICATORS,
         eval: EvalWeights::DEFAULT,
         eval_average: 0,
+        singular_depth: 0,
+        singular_margin: 20,
+        singular_multicut: false,
     };
 
     /// The knobs as a search under `rule` uses them: the rule-dependent defaults (`far=2`,
@@ -441,6 +454,9 @@ impl Tuning {
                 "ownb" => t.own_last_bonus = n.clamp(-10_000, 10_000) as i32,
                 "cmb" => t.counter_bonus = n.clamp(-10_000, 10_000) as i32,
                 "avg" => t.eval_average = n.clamp(0, 2) as i32,
+                "se" => t.singular_depth = n.clamp(0, 100) as i32,
+                "sem" => t.singular_margin = n.clamp(0, 10_000) as i32,
+                "semc" => t.singular_multicut = n != 0,
                 k => {
                     if let Some(j) = k.strip_prefix('i') {
                         let j: usize = j.parse().ok().filter(|j| (1..=16).contains(j))?;
@@ -651,6 +667,8 @@ pub struct Searcher<'a> {
     evals: Vec<Option<i32>>,
     /// Per ply: the move made there was a null move (no two in a row).
     null_at: Vec<bool>,
+    /// Per ply: the hash move a singular test searches without (see [`Tuning::singular_depth`]).
+    excluded: Vec<Option<Idx>>,
     /// Root moves not to consider (multi-PV).
     pub root_exclude: Vec<Idx>,
     /// The depth of the current iteration.
@@ -703,6 +721,7 @@ impl<'a> Searcher<'a> {
             pv: vec![Vec::new(); MAX_PLY + 1],
             buffers: vec![Vec::new(); MAX_PLY + 1],
             null_at: vec![false; MAX_PLY + 1],
+            excluded: vec![None; MAX_PLY + 1],
             evals: vec![None; MAX_PLY + 1],
             vct_cache: None,
             root_exclude: Vec::new(),
@@ -877,14 +896,18 @@ impl<'a> Searcher<'a> {
             }
         }
 
-        // Step 4. Transposition table.
+        // Step 4. Transposition table (not in a singular test, whose value leaves out the hash
+        // move: it neither reads nor writes the table).
         let key = self.b.hash();
+        let excluded = self.excluded[ply];
         let mut tt_move = None;
         let mut tt_bound = None;
-        if let Some(e) = self.tt.probe(key) {
+        let mut tt_depth = 0;
+        if let Some(e) = self.tt.probe(key).filter(|_| excluded.is_none()) {
             tt_move = self.stored_move(&e);
             let v = tt::value_from_tt(e.value as i32, p);
             tt_bound = Some((v, e.bound));
+            tt_depth = e.depth as i32;
             if !root && !pv_node {
                 let fails_high = e.bound & BOUND_LOWER != 0 && v >= beta;
                 let fails_low = e.bound & BOUND_UPPER != 0 && v <= alpha;
@@ -958,9 +981,9 @@ impl<'a> Searcher<'a> {
             }
             _ => v,
         };
+        let prune = !pv_node && !root && excluded.is_none();
         if self.tuning.rfp > 0
-            && !pv_node
-            && !root
+            && prune
             && depth <= self.tuning.rfp_depth
             && beta.abs() < Value::MATE_BOUND.0
             && opp_fives == 0
@@ -975,8 +998,7 @@ impl<'a> Searcher<'a> {
         // Step 5c'. (Knob) razoring: far below alpha near the leaves, with no opponent threat
         // a shallow search would misjudge, the leaf value stands.
         if self.tuning.razor > 0
-            && !pv_node
-            && !root
+            && prune
             && depth < self.tuning.razor_depth
             && alpha.abs() < Value::MATE_BOUND.0
             && opp_fives == 0
@@ -992,8 +1014,7 @@ impl<'a> Searcher<'a> {
         // (Gomoku has no zugzwang). Only when the opponent cannot start a four or a double
         // three, whose replies a shallow search would misjudge.
         if self.tuning.nmp > 0
-            && !pv_node
-            && !root
+            && prune
             && opp_fives == 0
             && depth >= self.tuning.nmp_depth
             && !self.null_at[ply - 1]
@@ -1023,6 +1044,40 @@ impl<'a> Searcher<'a> {
                 return 0;
             }
             tt_move = self.tt.probe(key).and_then(|e| self.stored_move(&e));
+        }
+
+        // Step 5f. (Knob `se`) singular extension: without the hash move, do the other moves
+        // all stay clearly below its stored lower bound? Then it alone holds the value, and it
+        // is searched one ply deeper (only while the path is at most twice the iteration's
+        // depth). With `semc`, other moves that reach beta on their own end the node instead.
+        let mut singular = None;
+        if self.tuning.singular_depth > 0
+            && !root
+            && excluded.is_none()
+            && opp_fives == 0
+            && depth >= self.tuning.singular_depth
+            && p < 2 * self.root_depth
+        {
+            if let (Some(m), Some((tv, bound))) = (tt_move, tt_bound) {
+                if bound & BOUND_LOWER != 0
+                    && tt_depth >= depth - 3
+                    && tv.abs() < Value::MATE_BOUND.0
+                {
+                    let sb = tv - self.tuning.singular_margin * depth;
+                    self.excluded[ply] = Some(m);
+                    let v = self.search((depth - 1) / 2, sb - 1, sb, ply);
+                    self.excluded[ply] = None;
+                    self.pv[ply].clear();
+                    if self.aborted {
+                        return 0;
+                    }
+                    if v < sb {
+                        singular = Some(m);
+                    } else if self.tuning.singular_multicut && sb >= beta {
+                        return sb;
+                    }
+                }
+            }
         }
 
         // Step 6. Moves. A valid hash move is searched before the others are generated: it
@@ -1094,7 +1149,7 @@ impl<'a> Searcher<'a> {
             // Lazy selection: most nodes cut off after a few moves, so sorting all is wasted.
             pick_best(&mut moves, n);
             let m = moves[n].cell();
-            if root && self.root_exclude.contains(&m) {
+            if (root && self.root_exclude.contains(&m)) || Some(m) == excluded {
                 continue;
             }
             let mut limit = self.tuning.non_pv_move_limit;
@@ -1127,7 +1182,11 @@ impl<'a> Searcher<'a> {
             if futile && searched > 0 && tm < Threat::Flex3 && to < Threat::Flex3 {
                 continue;
             }
-            let new_depth = if forced { depth } else { depth - 1 };
+            let new_depth = if forced {
+                depth
+            } else {
+                depth - 1 + (Some(m) == singular) as i32
+            };
             self.tt.prefetch(self.b.hash_after(m));
             self.b.make(m);
             let v = if searched == 0 {
@@ -1223,8 +1282,11 @@ impl<'a> Searcher<'a> {
             return if root { best } else { 0 };
         }
         if best_move.is_none() {
-            // Every root move was excluded.
+            // Every root move was excluded, or a singular test's only move.
             return -INF;
+        }
+        if excluded.is_some() {
+            return best;
         }
         let bound = if best >= beta {
             BOUND_LOWER
@@ -1597,6 +1659,67 @@ impl<'a> Searcher<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A searcher over `moves` (algebraic) on 15x15 freestyle with the knobs `tuning`.
+    fn searcher_for<'a>(
+        moves: &str,
+        tuning: &str,
+        tt: &'a Tt,
+        vcf: &'a VcfCache,
+        stop: &'a AtomicBool,
+    ) -> Searcher<'a> {
+        let mut b = FastBoard::new(15, 15, Rule::Freestyle).unwrap();
+        for m in crate::pos::parse_algebraic(moves).unwrap() {
+            let i = b.idx(m);
+            b.make(i);
+        }
+        let ctl = Control {
+            stop,
+            start: std::time::Instant::now(),
+            hard_ms: u64::MAX,
+            max_nodes: u64::MAX,
+        };
+        set_tuning(Tuning::parse(tuning).unwrap());
+        let s = Searcher::new(b, tt, vcf, ctl);
+        set_tuning(Tuning::DEFAULT);
+        s
+    }
+
+    #[test]
+    fn a_singular_test_searches_without_the_excluded_move() {
+        // Black's three h8-j8 is blocked at l8 from afar: only g8 makes an open four.
+        let (tt, vcf, stop) = (Tt::new(1 << 20), VcfCache::new(10), AtomicBool::new(false));
+        let mut s = searcher_for("h8l8i8a1j8a3", "", &tt, &vcf, &stop);
+        let g8 = s.b.idx(crate::pos::Pos::new(6, 7));
+        assert_eq!(s.b.threat(g8, Color::Black), Threat::Flex4);
+        let v = s.search(3, -INF, INF, 0);
+        assert_eq!((v, s.pv[0][0]), (MATE - 3, g8));
+        // Without g8 nothing wins that fast, and the table's entries for this position (stored
+        // just now) are not read.
+        s.excluded[0] = Some(g8);
+        let v = s.search(3, -INF, INF, 0);
+        s.excluded[0] = None;
+        assert!(v.abs() < Value::MATE_BOUND.0, "{v}");
+        assert_ne!(s.pv[0].first(), Some(&g8));
+    }
+
+    #[test]
+    fn singular_extensions_leave_no_move_excluded() {
+        // A middle game; with `se=2` nearly every node with a hash move runs a singular test.
+        let (tt, vcf, stop) = (Tt::new(1 << 20), VcfCache::new(10), AtomicBool::new(false));
+        let moves = "h8i9i7g9j8k9h9h7j10k11j9j7";
+        for knobs in ["se=2", "se=2,semc=1", "se=3,sem=0"] {
+            let mut s = searcher_for(moves, knobs, &tt, &vcf, &stop);
+            let mut prev = None;
+            for depth in 1..=7 {
+                let it = s.iterate(depth, prev).unwrap();
+                assert!(s.b.is_empty(it.pv[0]), "{knobs}");
+                prev = Some(it.value);
+            }
+            assert!(s.excluded.iter().all(Option::is_none), "{knobs}");
+            assert_eq!(s.b.ply(), 12, "{knobs}");
+        }
+    }
 
     #[test]
     fn history_with_malus_saturates_at_its_bound() {
