@@ -902,12 +902,10 @@ impl<'a> Searcher<'a> {
         let excluded = self.excluded[ply];
         let mut tt_move = None;
         let mut tt_bound = None;
-        let mut tt_depth = 0;
         if let Some(e) = self.tt.probe(key).filter(|_| excluded.is_none()) {
             tt_move = self.stored_move(&e);
             let v = tt::value_from_tt(e.value as i32, p);
-            tt_bound = Some((v, e.bound));
-            tt_depth = e.depth as i32;
+            tt_bound = Some((v, e.bound, e.depth as i32));
             if !root && !pv_node {
                 let fails_high = e.bound & BOUND_LOWER != 0 && v >= beta;
                 let fails_low = e.bound & BOUND_UPPER != 0 && v <= alpha;
@@ -972,7 +970,7 @@ impl<'a> Searcher<'a> {
         // (Knob `ttse`) a stored bound that is tighter than the static value replaces it for
         // the pruning decisions below.
         let refine = |v: i32| match tt_bound {
-            Some((t, bound)) if self.tuning.tt_static && t.abs() < Value::MATE_BOUND.0 => {
+            Some((t, bound, _)) if self.tuning.tt_static && t.abs() < Value::MATE_BOUND.0 => {
                 if (t > v && bound & BOUND_LOWER != 0) || (t < v && bound & BOUND_UPPER != 0) {
                     t
                 } else {
@@ -1051,32 +1049,34 @@ impl<'a> Searcher<'a> {
         // is searched one ply deeper (only while the path is at most twice the iteration's
         // depth). With `semc`, other moves that reach beta on their own end the node instead.
         let mut singular = None;
-        if self.tuning.singular_depth > 0
-            && !root
-            && excluded.is_none()
-            && opp_fives == 0
-            && depth >= self.tuning.singular_depth
-            && p < 2 * self.root_depth
-        {
-            if let (Some(m), Some((tv, bound))) = (tt_move, tt_bound) {
-                if bound & BOUND_LOWER != 0
+        let test = match (tt_move, tt_bound) {
+            (Some(m), Some((tv, bound, tt_depth)))
+                if self.tuning.singular_depth > 0
+                    && !root
+                    && excluded.is_none()
+                    && opp_fives == 0
+                    && depth >= self.tuning.singular_depth
+                    && p < 2 * self.root_depth
+                    && bound & BOUND_LOWER != 0
                     && tt_depth >= depth - 3
-                    && tv.abs() < Value::MATE_BOUND.0
-                {
-                    let sb = tv - self.tuning.singular_margin * depth;
-                    self.excluded[ply] = Some(m);
-                    let v = self.search((depth - 1) / 2, sb - 1, sb, ply);
-                    self.excluded[ply] = None;
-                    self.pv[ply].clear();
-                    if self.aborted {
-                        return 0;
-                    }
-                    if v < sb {
-                        singular = Some(m);
-                    } else if self.tuning.singular_multicut && sb >= beta {
-                        return sb;
-                    }
-                }
+                    && tv.abs() < Value::MATE_BOUND.0 =>
+            {
+                Some((m, tv - self.tuning.singular_margin * depth))
+            }
+            _ => None,
+        };
+        if let Some((m, sb)) = test {
+            self.excluded[ply] = Some(m);
+            let v = self.search((depth - 1) / 2, sb - 1, sb, ply);
+            self.excluded[ply] = None;
+            self.pv[ply].clear();
+            if self.aborted {
+                return 0;
+            }
+            if v < sb {
+                singular = Some(m);
+            } else if self.tuning.singular_multicut && sb >= beta {
+                return sb;
             }
         }
 
