@@ -208,13 +208,17 @@ impl Session {
         self.notes.drain(..).map(Response::Message).collect()
     }
 
-    /// The limits for the next search.
+    /// The limits for the next search. Without `time_left`, the match clock left is
+    /// `timeout_match` minus our own thinking time in this game.
     pub fn limits(&self) -> Limits {
         let s = &self.settings;
+        let own_clock = s
+            .timeout_match_ms
+            .map(|m| m.saturating_sub(self.used_ms).min(i64::MAX as u64) as i64);
         Limits {
             turn_time_ms: Some(s.timeout_turn_ms),
             match_time_ms: s.timeout_match_ms,
-            time_left_ms: s.time_left_ms,
+            time_left_ms: s.time_left_ms.or(own_clock),
             max_nodes: s.max_nodes,
             max_depth: s.max_depth,
             strength: s.strength,
@@ -979,6 +983,31 @@ mod tests {
         let out = run(&mut s, "TURN 0,0");
         assert_eq!(out.len(), 1);
         assert!(is_move(&out[0]));
+    }
+
+    #[test]
+    fn without_time_left_the_match_clock_is_our_own() {
+        let mut s = started();
+        assert_eq!(s.limits().time_left_ms, None, "no match limit");
+        assert!(run(&mut s, "INFO timeout_match 100000").is_empty());
+        assert_eq!(s.limits().time_left_ms, Some(100_000));
+        s.used_ms = 40_000;
+        assert_eq!(s.limits().time_left_ms, Some(60_000));
+        s.used_ms = 250_000;
+        assert_eq!(
+            s.limits().time_left_ms,
+            Some(0),
+            "overdrawn: answer at once"
+        );
+        // A new game gives the clock back.
+        assert_eq!(run(&mut s, "RESTART"), vec!["OK"]);
+        assert_eq!(s.limits().time_left_ms, Some(100_000));
+        // The manager's figure wins when it sends one.
+        s.used_ms = 40_000;
+        assert!(run(&mut s, "INFO time_left 5000").is_empty());
+        assert_eq!(s.limits().time_left_ms, Some(5000));
+        assert!(run(&mut s, "INFO timeout_match 0").is_empty());
+        assert_eq!(s.limits().match_time_ms, None);
     }
 
     #[test]
