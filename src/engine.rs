@@ -260,7 +260,8 @@ impl Engine {
         on_info: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
         let start = Instant::now();
-        let budget = search::time::budget(limits, self.empty_cells());
+        let moves_to_go = alphabeta::tuning().moves_to_go;
+        let budget = search::time::budget_with(limits, self.empty_cells(), moves_to_go);
         let done = |best: Option<Pos>, value: Value, depth: Depth, nodes: u64, pv: Vec<Pos>| {
             SearchResult {
                 best,

@@ -201,6 +201,9 @@ pub struct Tuning {
     /// become this percent of the hard limit (knob `turnpct`, see
     /// [`super::time::stop_percentages`]).
     pub turn_bound_pct: u64,
+    /// Time policy: the most moves the match clock is spread over (knob `mtg`, see
+    /// [`super::time::budget_with`]).
+    pub moves_to_go: u64,
     /// Null-move reduction (0 = no null moves): at non-PV nodes whose static value reaches beta
     /// and whose opponent can make no four and no double three, a pass searched `nmp + 1 +
     /// depth / 4` plies shallower that still fails high cuts the node.
@@ -340,6 +343,7 @@ impl Tuning {
         stable_stop_pct: super::time::STABLE_STOP_PCT,
         next_iteration_pct: super::time::NEXT_ITERATION_PCT,
         turn_bound_pct: super::time::TURN_BOUND_PCT,
+        moves_to_go: super::time::MOVES_TO_GO,
         nmp: 0,
         nmp_depth: 3,
         rfp: RFP_MARGIN,
@@ -426,6 +430,7 @@ impl Tuning {
                 "stablepct" => t.stable_stop_pct = n.clamp(0, 100) as u64,
                 "nextpct" => t.next_iteration_pct = n.clamp(0, 100) as u64,
                 "turnpct" => t.turn_bound_pct = n.clamp(0, 100) as u64,
+                "mtg" => t.moves_to_go = n.clamp(1, 1000) as u64,
                 "nmp" => t.nmp = n.clamp(0, 20) as i32,
                 "nmpdepth" => t.nmp_depth = n.clamp(1, 100) as i32,
                 "rfp" => t.rfp = n.clamp(0, 100_000) as i32,

@@ -171,6 +171,8 @@ mod tests {
         let r = t.for_rule(crate::types::Rule::Renju);
         assert_eq!((r.far_scale, r.order_attack_16ths), (1, 20));
         assert_eq!(Tuning::parse("turnpct=80").unwrap().turn_bound_pct, 80);
+        assert_eq!(Tuning::parse("mtg=12").unwrap().moves_to_go, 12);
+        assert_eq!(Tuning::parse("mtg=0").unwrap().moves_to_go, 1);
         assert_eq!(Tuning::parse("iid=7").unwrap().iid, 7);
         let t = Tuning::parse("mcp=8,hgrav=1,ttse=1").unwrap();
         assert_eq!(t.move_count_cap, 8);

@@ -30,8 +30,19 @@ impl Budget {
     };
 }
 
+/// The most moves the match clock is spread over (knob `mtg`): the target time for one move is
+/// at least the match time left divided by this.
+pub const MOVES_TO_GO: u64 = 40;
+/// The fewest moves the match clock is spread over.
+pub const MOVES_TO_GO_MIN: u64 = 10;
+
 /// The budget for one move given the limits and the number of empty cells left on the board.
 pub fn budget(limits: &Limits, empty_cells: usize) -> Budget {
+    budget_with(limits, empty_cells, MOVES_TO_GO)
+}
+
+/// As [`budget`], spreading the match clock over at most `moves_to_go` moves.
+pub fn budget_with(limits: &Limits, empty_cells: usize, moves_to_go: u64) -> Budget {
     // Step 1. Per-turn cap, with a safety margin that grows with the limit (10%, 30..1000 ms):
     // at 1 s/move an aborted iteration ends about 900 ms in, leaving room for a loaded machine.
     let turn_cap = limits.turn_time_ms.map(|t| {
@@ -47,7 +58,8 @@ pub fn budget(limits: &Limits, empty_cells: usize) -> Budget {
         None => (None, None),
         Some(l) => {
             let l = (l.max(0) as u64).saturating_sub(MOVE_OVERHEAD_MS * 2);
-            let moves_to_go = ((empty_cells / 2) as u64).clamp(10, 40);
+            let most = moves_to_go.max(MOVES_TO_GO_MIN);
+            let moves_to_go = ((empty_cells / 2) as u64).clamp(MOVES_TO_GO_MIN, most);
             (Some(l / moves_to_go), Some(l / 4))
         }
     };
@@ -193,6 +205,29 @@ mod tests {
         // Negative time left (overdrawn clock): answer at once.
         let b = budget(&limits(Some(1000), Some(-50)), 200);
         assert_eq!(b.hard_ms, 0);
+    }
+
+    #[test]
+    fn the_match_clock_is_spread_over_moves_to_go() {
+        // Gomocup fastgame: 5 s per move, 120 s per game.
+        let l = limits(Some(5000), Some(120_000));
+        let spread = |mtg| budget_with(&l, 200, mtg);
+        assert_eq!(spread(40).soft_ms, (120_000 - 60) / 40);
+        assert_eq!(spread(40).hard_ms, 4500);
+        // Fewer moves to go: a larger target, up to the per-turn cap.
+        assert_eq!(spread(30).soft_ms, (120_000 - 60) / 30);
+        assert_eq!(spread(12).soft_ms, 4500);
+        // Never fewer than MOVES_TO_GO_MIN, whatever the knob says.
+        assert_eq!(
+            budget_with(&limits(None, Some(60_000)), 200, 1).soft_ms,
+            (60_000 - 60) / MOVES_TO_GO_MIN
+        );
+        // Near the end of the board the empty cells bound the moves to go.
+        assert_eq!(
+            budget_with(&limits(None, Some(60_000)), 30, 40).soft_ms,
+            (60_000 - 60) / 15
+        );
+        assert_eq!(budget(&l, 200), spread(MOVES_TO_GO));
     }
 
     #[test]
