@@ -31,8 +31,12 @@ impl Budget {
 }
 
 /// The most moves the match clock is spread over (knob `mtg`): the target time for one move is
-/// at least the match time left divided by this.
-pub const MOVES_TO_GO: u64 = 40;
+/// at least the match time left divided by this. Games between strong engines last about 30
+/// moves per side (median; 50 at the 90th percentile), and the stop rules of
+/// [`should_stop`] use half to two thirds of a target, so 20 leaves time for long games while
+/// using about half of the clock in a median one. 40 used about a quarter, and lost about 40 Elo
+/// to 20 in self-play under Gomocup-like clocks (see the README, "Measured").
+pub const MOVES_TO_GO: u64 = 20;
 /// The fewest moves the match clock is spread over.
 pub const MOVES_TO_GO_MIN: u64 = 10;
 
