@@ -34,8 +34,8 @@ impl Budget {
 /// at least the match time left divided by this. Games between strong engines last about 30
 /// moves per side (median; 50 at the 90th percentile), and the stop rules of
 /// [`should_stop`] use half to two thirds of a target, so 20 leaves time for long games while
-/// using about half of the clock in a median one. 40 used about a quarter, and lost about 40 Elo
-/// to 20 in self-play under Gomocup-like clocks (see the README, "Measured").
+/// using a third to a half of the clock in a median one. 40 used about a quarter, and lost
+/// about 35 Elo to 20 in self-play under Gomocup-like clocks (see the README, "Measured").
 pub const MOVES_TO_GO: u64 = 20;
 /// The fewest moves the match clock is spread over.
 pub const MOVES_TO_GO_MIN: u64 = 10;
