@@ -212,13 +212,10 @@ impl Session {
     /// `timeout_match` minus our own thinking time in this game.
     pub fn limits(&self) -> Limits {
         let s = &self.settings;
-        let own_clock = s
-            .timeout_match_ms
-            .map(|m| m.saturating_sub(self.used_ms).min(i64::MAX as u64) as i64);
         Limits {
             turn_time_ms: Some(s.timeout_turn_ms),
             match_time_ms: s.timeout_match_ms,
-            time_left_ms: s.time_left_ms.or(own_clock),
+            time_left_ms: timing::clock_left_ms(s.time_left_ms, s.timeout_match_ms, self.used_ms),
             max_nodes: s.max_nodes,
             max_depth: s.max_depth,
             strength: s.strength,

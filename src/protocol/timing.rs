@@ -44,12 +44,21 @@ pub fn move_limit_ms(
     match_ms: Option<u64>,
     used_ms: u64,
 ) -> Option<u64> {
-    let left = match time_left_ms {
+    let left = match clock_left_ms(time_left_ms, match_ms, used_ms) {
         Some(l) if l < UNLIMITED_MS => Some(l.max(0) as u64),
-        Some(_) => None,
-        None => match_ms.map(|m| m.saturating_sub(used_ms)),
+        _ => None,
     };
     [turn_ms, left.map(|l| l / 2)].into_iter().flatten().min()
+}
+
+/// What is left on the match clock in ms: the manager's `time_left` when it sent one, else
+/// `timeout_match` minus our own thinking time in this game (`None`: no match limit).
+pub fn clock_left_ms(
+    time_left_ms: Option<i64>,
+    match_ms: Option<u64>,
+    used_ms: u64,
+) -> Option<i64> {
+    time_left_ms.or_else(|| match_ms.map(|m| m.saturating_sub(used_ms).min(i64::MAX as u64) as i64))
 }
 
 /// Milliseconds kept between answering and the real limit: pipe latency and scheduling on a
