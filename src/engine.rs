@@ -133,25 +133,31 @@ impl Engine {
         }
     }
 
-    /// Starts a fresh empty game of the given size under the current rule.
+    /// Starts a fresh empty game of the given size under the current rule (and builds the rule's
+    /// lookup tables, if no game has used them yet).
     pub fn new_game(&mut self, width: usize, height: usize) -> Result<(), BoardError> {
         self.game = Game::new(width, height, self.rule)?;
+        crate::board::fast::prepare_tables(self.rule);
         Ok(())
     }
 
-    /// Changes the rule; the current position is kept (replayed under the new rule when possible,
-    /// otherwise the board is cleared).
-    pub fn set_rule(&mut self, rule: Rule) {
+    /// Changes the rule and builds its lookup tables now. The current position is replayed under
+    /// the new rule; when that fails (the game would have ended earlier under it, or a move is a
+    /// foul), the board is cleared. Returns whether the position was kept.
+    pub fn set_rule(&mut self, rule: Rule) -> bool {
         if rule == self.rule {
-            return;
+            return true;
         }
         self.rule = rule;
         let b = self.game.board();
         let (w, h) = (b.width(), b.height());
         let moves = self.game.moves().to_vec();
-        self.game = Game::from_moves(w, h, rule, &moves)
-            .unwrap_or_else(|_| Game::new(w, h, rule).expect("size was valid"));
+        let replayed = Game::from_moves(w, h, rule, &moves);
+        let kept = replayed.is_ok();
+        self.game = replayed.unwrap_or_else(|_| Game::new(w, h, rule).expect("size was valid"));
         self.clear_hash();
+        crate::board::fast::prepare_tables(rule);
+        kept
     }
 
     pub fn rule(&self) -> Rule {

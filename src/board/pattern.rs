@@ -328,6 +328,15 @@ pub fn table(sem: Sem) -> &'static [u8] {
 /// Entries of a table indexed by a line key.
 pub const TABLE_LEN: usize = 1 << KEY_BITS;
 
+/// Whether the line tables of both colours and the pair table of `rule` are built (see
+/// [`super::fast::prepare_tables`]).
+pub fn tables_built(rule: Rule) -> bool {
+    [Color::Black, Color::White]
+        .iter()
+        .all(|&c| TABLES[Sem::of(rule, c).index()].get().is_some())
+        && PAIRS[rule.index()].get().is_some()
+}
+
 /// Black's and white's pattern bytes of every line key under one rule, side by side (black's in
 /// the low byte, white's, black's byte of the colour-swapped key, in the high byte), stored
 /// compactly so that the incremental updates hit the first-level cache.
@@ -407,10 +416,10 @@ impl PairTable {
     }
 }
 
+static PAIRS: [OnceLock<PairTable>; Rule::ALL.len()] = [const { OnceLock::new() }; Rule::ALL.len()];
+
 /// The [`PairTable`] of `rule` (built on first use from [`table`], then shared).
 pub fn pair_table(rule: Rule) -> &'static PairTable {
-    static PAIRS: [OnceLock<PairTable>; Rule::ALL.len()] =
-        [const { OnceLock::new() }; Rule::ALL.len()];
     PAIRS[rule.index()].get_or_init(|| {
         let (black, white) = (
             table(Sem::of(rule, Color::Black)),

@@ -252,6 +252,9 @@ impl Session {
             Info::Rule(v) if (0..16).contains(&v) => {
                 s.rule = Rule::from_protocol(v);
                 let rule = s.rule;
+                // The engine takes the rule with the next command, whose clock may be running:
+                // its tables are built now instead (once per rule and process).
+                crate::board::fast::prepare_tables(rule);
                 if v & 2 != 0 && v != 2 {
                     self.note(format!(
                         "continuous games (rule bit 2) are not supported; playing {rule}"
@@ -299,9 +302,10 @@ impl Session {
     /// Brings the engine in line with the settings (rule, memory) before it is used.
     fn sync_engine(&mut self) {
         let (rule, mem) = (self.settings.rule, self.settings.memory_bytes());
+        let mut cleared = false;
         if let Some(e) = self.engine.as_mut() {
             if e.rule() != rule {
-                e.set_rule(rule);
+                cleared = !e.set_rule(rule);
             }
             let want = if mem == 0 {
                 crate::engine::DEFAULT_MEMORY_BYTES
@@ -311,6 +315,11 @@ impl Session {
             if e.memory_limit() != want {
                 e.set_memory_limit(mem);
             }
+        }
+        if cleared {
+            self.note(format!(
+                "the position cannot be played on under {rule} (the game would already be over, or a move is a foul); the board is now empty"
+            ));
         }
     }
 
@@ -980,6 +989,36 @@ mod tests {
         let out = run(&mut s, "TURN 0,0");
         assert_eq!(out.len(), 1);
         assert!(is_move(&out[0]));
+    }
+
+    #[test]
+    fn a_rule_change_keeps_the_position_or_says_it_cleared_it() {
+        let mut s = started();
+        assert!(run(&mut s, "INFO rule 1").is_empty());
+        // Under exact five the opponent's six on the top row (its last move) is no win.
+        let six = "YXBOARD 0,0,2 14,14,1 1,0,2 14,12,1 2,0,2 12,14,1 4,0,2 12,12,1 5,0,2 10,10,1 3,0,2 8,14,1 DONE";
+        assert!(run(&mut s, six).is_empty());
+        // Under caro it ends the game with its last move: the position is kept, and over.
+        assert!(run(&mut s, "INFO rule 8").is_empty());
+        let out = run(&mut s, "TURN 7,7");
+        assert_eq!(
+            out,
+            vec!["ERROR the game is already over: white has won (five)"]
+        );
+        assert_eq!(s.game().moves().len(), 12);
+        // Back under exact five the game goes on.
+        assert!(run(&mut s, "INFO rule 1").is_empty());
+        let out = run(&mut s, "TURN 7,7");
+        assert!(out.len() == 1 && is_move(&out[0]), "{out:?}");
+        assert_eq!(s.game().moves().len(), 14);
+        // Under freestyle the game would have ended before the last two moves: the board is
+        // cleared, and the reply says so before the move.
+        assert!(run(&mut s, "INFO rule 0").is_empty());
+        let out = run(&mut s, "TURN 0,0");
+        assert_eq!(out.len(), 2, "{out:?}");
+        assert!(out[0].starts_with("MESSAGE ") && out[0].contains("board is now empty"));
+        assert!(is_move(&out[1]));
+        assert_eq!(s.game().moves().len(), 2);
     }
 
     #[test]
