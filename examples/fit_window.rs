@@ -1,6 +1,6 @@
 //! Fits line-window weights on top of the evaluation (logistic regression on game results).
 //!
-//! `cargo run --release --example fit_window -- <rule> [--all] [--colours] [--l2 X] [--epochs N]
+//! `cargo run --release --example fit_window -- <rule> [--all] [--colours] [--l2 X] [--epochs N] [--lr X]
 //! [--out FILE] <games.jsonl>...`
 //!
 //! The evaluation sees a line only through its pattern class (flex three, blocked four, ...). This
@@ -25,35 +25,26 @@
 mod fit_common;
 
 use fit_common::{fit_scale, for_each_position};
-use rensa::board::fast::{FastBoard, EMPTY, WALL};
+use rensa::board::fast::FastBoard;
+use rensa::board::pattern::{shift, swap_colors};
 use rensa::eval::{evaluate_with, indicators_for, INDICATORS, INITIATIVE_16THS};
 use rensa::{Color, Rule};
 
 /// Window codes: eight cells, two bits each.
 const CODES: usize = 1 << 16;
 
-/// The window of the empty cell `i` along direction `d` seen by `c` (0 empty, 1 own, 2
-/// opponent, 3 wall; the cells at -4..-1 then +1..+4 from low bits to high), made canonical
-/// under mirroring (the smaller of the code and its mirror).
+/// The window of the empty cell `i` along direction `d` seen by `c`: the middle 16 bits of its
+/// line key (the cells at -4..-1 then +1..+4, two bits each: 0 empty, 1 own, 2 opponent, 3
+/// wall), made canonical under mirroring (the smaller of the code and its mirror).
 fn window(b: &FastBoard, i: usize, d: usize, c: Color) -> usize {
-    let own = rensa::board::fast::stone(c);
-    let off = b.dirs[d];
-    let mut code = 0usize;
-    let mut mirror = 0usize;
-    for (j, k) in [-4isize, -3, -2, -1, 1, 2, 3, 4].into_iter().enumerate() {
-        let v = b.cell((i as isize + k * off) as usize);
-        let digit = if v == EMPTY {
-            0
-        } else if v == WALL {
-            3
-        } else if v == own {
-            1
-        } else {
-            2
-        };
-        code |= digit << (2 * j);
-        mirror |= digit << (2 * (7 - j));
-    }
+    let key = b.line_key(i, d);
+    let key = if c == Color::Black {
+        key
+    } else {
+        swap_colors(key)
+    };
+    let code = ((key >> shift(-4)) & 0xffff) as usize;
+    let mirror = (0..8).fold(0, |m, j| m | ((code >> (2 * j)) & 3) << (2 * (7 - j)));
     code.min(mirror)
 }
 
@@ -89,16 +80,16 @@ fn main() {
     };
     let all = flag("--all");
     let colours = flag("--colours");
-    let mut value = |name: &str| -> Option<String> {
+    let mut option = |name: &str| -> Option<String> {
         let p = args.iter().position(|a| a == name)?;
         let v = args.get(p + 1).cloned();
         args.drain(p..(p + 2).min(args.len()));
         v
     };
-    let l2: f64 = value("--l2").map_or(1e-6, |v| v.parse().expect("--l2"));
-    let epochs: usize = value("--epochs").map_or(30, |v| v.parse().expect("--epochs"));
-    let lr: f64 = value("--lr").map_or(2.0, |v| v.parse().expect("--lr"));
-    let out = value("--out");
+    let l2: f64 = option("--l2").map_or(1e-6, |v| v.parse().expect("--l2"));
+    let epochs: usize = option("--epochs").map_or(30, |v| v.parse().expect("--epochs"));
+    let lr: f64 = option("--lr").map_or(2.0, |v| v.parse().expect("--lr"));
+    let out = option("--out");
     let rule = Rule::parse(args.first().expect("rule")).expect("rule name");
     let ind = indicators_for(rule, &INDICATORS);
     // Entries: table index (colour * CODES + code) with the top bit set for the opponent's.

@@ -488,6 +488,13 @@ impl FastBoard {
         Threat::from_u8(self.state[i].threat[c.index()])
     }
 
+    /// The line key of `i` along direction `d` (0..4): its ten neighbours as black sees them
+    /// (see [`pattern`]; [`swap_colors`] gives white's view).
+    #[inline]
+    pub fn line_key(&self, i: Idx, d: usize) -> u32 {
+        self.keys[i][d]
+    }
+
     /// Pattern of `c` at `i` along direction `d` (0..4).
     #[inline]
     pub fn pattern(&self, i: Idx, c: Color, d: usize) -> Pattern {
