@@ -322,6 +322,14 @@ impl Engine {
         let vcf_cache: &VcfCache = self
             .vcf_cache
             .get_or_insert_with(|| VcfCache::new(VCF_CACHE_BITS));
+        // With helpers, back the shared tables with pages of their own before any thread probes
+        // them: a first touch that reads (mapping the shared zero page) and then writes makes
+        // the kernel flush the other running threads' TLBs, page by page, which cost the first
+        // searches of a process most of their speed (README, "Measured"). Once per table.
+        if threads > 1 {
+            tt.fault_in_once();
+            vcf_cache.fault_in_once();
+        }
         let board = FastBoard::from_game(&self.game);
         // The search stops a little before the hard limit so that the safety step (Step 3) still
         // runs when an iteration is cut off by the clock.
@@ -681,5 +689,47 @@ impl Engine {
         }
         out.sort_by_key(|r| std::cmp::Reverse(r.value));
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A search with helpers backs the shared tables with pages of their own before the helpers
+    /// start (and only then: one thread keeps the lazy first touches); clearing the hash gives
+    /// fresh tables that are faulted in again by the next search with helpers.
+    #[test]
+    fn searches_with_helpers_fault_the_shared_tables_in_first() {
+        let stop = AtomicBool::new(false);
+        let search = |e: &mut Engine, threads: usize| {
+            let limits = Limits {
+                max_depth: Some(3),
+                threads,
+                ..Limits::default()
+            };
+            e.think(&limits, &stop, &mut |_| {});
+        };
+        if search_threads(2, u64::MAX) < 2 {
+            return; // a one-core machine never runs helpers
+        }
+        let mut e = Engine::new();
+        e.set_memory_limit(64 << 20);
+        e.new_game(15, 15).unwrap();
+        e.play(Pos::new(7, 7)).unwrap();
+        search(&mut e, 1);
+        let faulted = |e: &Engine| {
+            (
+                e.tt.as_ref().is_some_and(Tt::is_faulted),
+                e.vcf_cache.as_ref().is_some_and(VcfCache::is_faulted),
+            )
+        };
+        assert_eq!(faulted(&e), (false, false));
+        search(&mut e, 2);
+        assert_eq!(faulted(&e), (true, true));
+        e.clear_hash();
+        assert_eq!(faulted(&e), (false, false));
+        search(&mut e, 2);
+        assert_eq!(faulted(&e), (true, true));
     }
 }

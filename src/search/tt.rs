@@ -92,6 +92,16 @@ impl Tt {
         self.slots.fault_in();
     }
 
+    /// Whether [`Tt::fault_in`] has run since the table was created or cleared.
+    pub fn is_faulted(&self) -> bool {
+        self.slots.is_faulted()
+    }
+
+    /// As [`Tt::fault_in`], unless it has already run since the table was created or cleared.
+    pub fn fault_in_once(&self) {
+        self.slots.fault_in_once();
+    }
+
     /// Bytes used by the slots.
     pub fn bytes(&self) -> u64 {
         self.slots.len() as u64 * ENTRY_BYTES

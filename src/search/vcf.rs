@@ -29,6 +29,17 @@ impl VcfCache {
         self.slots.fault_in();
     }
 
+    /// Whether [`VcfCache::fault_in`] has run since the cache was created or cleared.
+    pub fn is_faulted(&self) -> bool {
+        self.slots.is_faulted()
+    }
+
+    /// As [`VcfCache::fault_in`], unless it has already run since the cache was created or
+    /// cleared.
+    pub fn fault_in_once(&self) {
+        self.slots.fault_in_once();
+    }
+
     /// A cache with `2^bits` slots.
     pub fn new(bits: u32) -> VcfCache {
         VcfCache {

@@ -19,7 +19,7 @@
 //! use the global allocator's zeroed allocation.
 
 use std::ops::Deref;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// Tables at least this large (one huge page) are mapped (see the module documentation).
 pub const MAP_MIN_BYTES: usize = 2 * 1024 * 1024;
@@ -38,6 +38,8 @@ unsafe impl<T: Zeroable, const N: usize> Zeroable for [T; N] {}
 /// An owned slice of `len` zero-initialised `T`s (see the module documentation).
 pub struct ZeroedSlice<T: Zeroable> {
     slots: Backing<T>,
+    /// Whether [`ZeroedSlice::fault_in`] has run on this allocation.
+    faulted: AtomicBool,
 }
 
 enum Backing<T> {
@@ -69,6 +71,7 @@ impl<T: Zeroable> ZeroedSlice<T> {
         let slots = unsafe { slots.assume_init() };
         ZeroedSlice {
             slots: Backing::Boxed(slots),
+            faulted: AtomicBool::new(false),
         }
     }
 
@@ -109,6 +112,7 @@ impl<T: Zeroable> ZeroedSlice<T> {
                 len,
                 bytes,
             },
+            faulted: AtomicBool::new(false),
         })
     }
 }
@@ -141,6 +145,19 @@ impl<T: Zeroable + FirstWord> ZeroedSlice<T> {
         for slot in self.iter().step_by(per_page) {
             let w = slot.first_word();
             w.store(w.load(Ordering::Relaxed), Ordering::Relaxed);
+        }
+        self.faulted.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether [`ZeroedSlice::fault_in`] has run on this allocation.
+    pub fn is_faulted(&self) -> bool {
+        self.faulted.load(Ordering::Relaxed)
+    }
+
+    /// As [`ZeroedSlice::fault_in`], unless it has already run on this allocation.
+    pub fn fault_in_once(&self) {
+        if !self.faulted.load(Ordering::Relaxed) {
+            self.fault_in();
         }
     }
 }
@@ -193,7 +210,9 @@ mod tests {
         }
         let s = ZeroedSlice::<AtomicU64>::new(MAP_MIN_BYTES / 8 + 3);
         s[700].store(7, Ordering::Relaxed);
-        s.fault_in();
+        assert!(!s.is_faulted());
+        s.fault_in_once();
+        assert!(s.is_faulted());
         assert!(s
             .iter()
             .enumerate()
