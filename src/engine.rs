@@ -10,7 +10,7 @@ use crate::pos::Pos;
 use crate::search::{self, alphabeta, smp, tt, tt::Tt, vcf::VcfCache, vct::VctCache};
 use crate::types::{Depth, Rule, Value};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// What limits one search. `None` always means "no limit of this kind".
 #[derive(Clone, Debug, PartialEq)]
@@ -118,6 +118,10 @@ pub const MAX_THREADS: usize = 64;
 /// Memory set aside for each helper thread besides the shared tables: its board, killers,
 /// history, move buffers and the stack pages its recursion touches (well under this).
 pub const THREAD_BYTES: u64 = 2 * 1024 * 1024;
+
+/// A search with helpers spends at most its hard time limit divided by this on faulting in the
+/// shared tables (see [`Engine::think`]).
+pub const FAULT_IN_DIVISOR: u64 = 8;
 
 impl Engine {
     /// An engine with an empty 15x15 freestyle game.
@@ -322,13 +326,16 @@ impl Engine {
         let vcf_cache: &VcfCache = self
             .vcf_cache
             .get_or_insert_with(|| VcfCache::new(VCF_CACHE_BITS));
-        // With helpers, back the shared tables with pages of their own before any thread probes
+        // With helpers, back the shared tables with pages of their own before the threads probe
         // them: a first touch that reads (mapping the shared zero page) and then writes makes
         // the kernel flush the other running threads' TLBs, page by page, which cost the first
-        // searches of a process most of their speed (README, "Measured"). Once per table.
+        // searches of a process most of their speed (README, "Measured"). Faulting in Gomocup's
+        // 136 MiB takes 40-100 ms, so each search spends at most an eighth of its hard limit on
+        // it, going on where the last one stopped, until both tables are done.
         if threads > 1 {
-            tt.fault_in_once();
-            vcf_cache.fault_in_once();
+            let share = Duration::from_millis(budget.hard_ms.min(1 << 40) / FAULT_IN_DIVISOR);
+            let until = Some(start + share);
+            let _ = tt.fault_in_until(until) && vcf_cache.fault_in_until(until);
         }
         let board = FastBoard::from_game(&self.game);
         // The search stops a little before the hard limit so that the safety step (Step 3) still
@@ -697,19 +704,22 @@ mod tests {
     use super::*;
 
     /// A search with helpers backs the shared tables with pages of their own before the helpers
-    /// start (and only then: one thread keeps the lazy first touches); clearing the hash gives
-    /// fresh tables that are faulted in again by the next search with helpers.
+    /// start, within its share of the time (and only then: one thread keeps the lazy first
+    /// touches); clearing the hash gives fresh tables that are faulted in again by the next
+    /// search with helpers.
     #[test]
     fn searches_with_helpers_fault_the_shared_tables_in_first() {
         let stop = AtomicBool::new(false);
-        let search = |e: &mut Engine, threads: usize| {
+        let search_in = |e: &mut Engine, threads: usize, turn_time_ms: Option<u64>| {
             let limits = Limits {
                 max_depth: Some(3),
+                turn_time_ms,
                 threads,
                 ..Limits::default()
             };
             e.think(&limits, &stop, &mut |_| {});
         };
+        let search = |e: &mut Engine, threads: usize| search_in(e, threads, None);
         if search_threads(2, u64::MAX) < 2 {
             return; // a one-core machine never runs helpers
         }
@@ -728,6 +738,9 @@ mod tests {
         search(&mut e, 2);
         assert_eq!(faulted(&e), (true, true));
         e.clear_hash();
+        assert_eq!(faulted(&e), (false, false));
+        // No time to spare (an answer at once): nothing is faulted in.
+        search_in(&mut e, 2, Some(0));
         assert_eq!(faulted(&e), (false, false));
         search(&mut e, 2);
         assert_eq!(faulted(&e), (true, true));

@@ -92,14 +92,15 @@ impl Tt {
         self.slots.fault_in();
     }
 
-    /// Whether [`Tt::fault_in`] has run since the table was created or cleared.
+    /// Whether the whole table has been faulted in since it was created or cleared.
     pub fn is_faulted(&self) -> bool {
         self.slots.is_faulted()
     }
 
-    /// As [`Tt::fault_in`], unless it has already run since the table was created or cleared.
-    pub fn fault_in_once(&self) {
-        self.slots.fault_in_once();
+    /// As [`Tt::fault_in`], going on from where an earlier call stopped, until `deadline`
+    /// (see [`ZeroedSlice::fault_in_until`]); returns whether the whole table is faulted in.
+    pub fn fault_in_until(&self, deadline: Option<std::time::Instant>) -> bool {
+        self.slots.fault_in_until(deadline)
     }
 
     /// Bytes used by the slots.

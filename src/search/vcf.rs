@@ -29,15 +29,15 @@ impl VcfCache {
         self.slots.fault_in();
     }
 
-    /// Whether [`VcfCache::fault_in`] has run since the cache was created or cleared.
+    /// Whether the whole table has been faulted in since it was created or cleared.
     pub fn is_faulted(&self) -> bool {
         self.slots.is_faulted()
     }
 
-    /// As [`VcfCache::fault_in`], unless it has already run since the cache was created or
-    /// cleared.
-    pub fn fault_in_once(&self) {
-        self.slots.fault_in_once();
+    /// As [`VcfCache::fault_in`], going on from where an earlier call stopped, until `deadline`
+    /// (see [`ZeroedSlice::fault_in_until`]); returns whether the whole table is faulted in.
+    pub fn fault_in_until(&self, deadline: Option<std::time::Instant>) -> bool {
+        self.slots.fault_in_until(deadline)
     }
 
     /// A cache with `2^bits` slots.

@@ -19,7 +19,8 @@
 //! use the global allocator's zeroed allocation.
 
 use std::ops::Deref;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::time::Instant;
 
 /// Tables at least this large (one huge page) are mapped (see the module documentation).
 pub const MAP_MIN_BYTES: usize = 2 * 1024 * 1024;
@@ -38,8 +39,8 @@ unsafe impl<T: Zeroable, const N: usize> Zeroable for [T; N] {}
 /// An owned slice of `len` zero-initialised `T`s (see the module documentation).
 pub struct ZeroedSlice<T: Zeroable> {
     slots: Backing<T>,
-    /// Whether [`ZeroedSlice::fault_in`] has run on this allocation.
-    faulted: AtomicBool,
+    /// How many slots from the start have been faulted in ([`ZeroedSlice::fault_in_until`]).
+    faulted_to: AtomicUsize,
 }
 
 enum Backing<T> {
@@ -71,7 +72,7 @@ impl<T: Zeroable> ZeroedSlice<T> {
         let slots = unsafe { slots.assume_init() };
         ZeroedSlice {
             slots: Backing::Boxed(slots),
-            faulted: AtomicBool::new(false),
+            faulted_to: AtomicUsize::new(0),
         }
     }
 
@@ -112,7 +113,7 @@ impl<T: Zeroable> ZeroedSlice<T> {
                 len,
                 bytes,
             },
-            faulted: AtomicBool::new(false),
+            faulted_to: AtomicUsize::new(0),
         })
     }
 }
@@ -141,24 +142,38 @@ impl<T: Zeroable + FirstWord> ZeroedSlice<T> {
     /// meanwhile. (Not an atomic add of zero: the compiler may turn that into a plain load,
     /// which maps the shared zero page instead of a page of the table's own.)
     pub fn fault_in(&self) {
+        self.fault_in_until(None);
+    }
+
+    /// Pages faulted in between two looks at the clock in [`ZeroedSlice::fault_in_until`]
+    /// (1 MiB of 4 KiB pages).
+    const PAGES_PER_CHUNK: usize = 256;
+
+    /// As [`ZeroedSlice::fault_in`], going on from where an earlier call stopped and stopping
+    /// (between chunks of 1 MiB) once `deadline` has passed; returns whether the whole table is
+    /// now faulted in.
+    pub fn fault_in_until(&self, deadline: Option<Instant>) -> bool {
         let per_page = (4096 / std::mem::size_of::<T>()).max(1);
-        for slot in self.iter().step_by(per_page) {
-            let w = slot.first_word();
-            w.store(w.load(Ordering::Relaxed), Ordering::Relaxed);
+        let chunk = per_page * Self::PAGES_PER_CHUNK;
+        let mut from = self.faulted_to.load(Ordering::Relaxed);
+        while from < self.len() {
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                return false;
+            }
+            let to = (from + chunk).min(self.len());
+            for slot in self[from..to].iter().step_by(per_page) {
+                let w = slot.first_word();
+                w.store(w.load(Ordering::Relaxed), Ordering::Relaxed);
+            }
+            from = to;
+            self.faulted_to.store(from, Ordering::Relaxed);
         }
-        self.faulted.store(true, Ordering::Relaxed);
+        true
     }
 
-    /// Whether [`ZeroedSlice::fault_in`] has run on this allocation.
+    /// Whether the whole table has been faulted in.
     pub fn is_faulted(&self) -> bool {
-        self.faulted.load(Ordering::Relaxed)
-    }
-
-    /// As [`ZeroedSlice::fault_in`], unless it has already run on this allocation.
-    pub fn fault_in_once(&self) {
-        if !self.faulted.load(Ordering::Relaxed) {
-            self.fault_in();
-        }
+        self.faulted_to.load(Ordering::Relaxed) >= self.len()
     }
 }
 
@@ -211,7 +226,10 @@ mod tests {
         let s = ZeroedSlice::<AtomicU64>::new(MAP_MIN_BYTES / 8 + 3);
         s[700].store(7, Ordering::Relaxed);
         assert!(!s.is_faulted());
-        s.fault_in_once();
+        // A deadline already past faults nothing in; a later call goes on to the end.
+        assert!(!s.fault_in_until(Some(Instant::now())));
+        assert!(!s.is_faulted());
+        assert!(s.fault_in_until(None));
         assert!(s.is_faulted());
         assert!(s
             .iter()
