@@ -77,7 +77,7 @@ pub fn run() -> String {
         // move, the bench once per position (about 47 000 faults, 8-11 % of its time, with
         // ordinary pages). The timed section is the search on tables already in memory.
         e.allocate_tables();
-        e.fault_in_tables();
+        e.fault_in_tables(None);
         let t = Instant::now();
         let r = e.think(&limits, &stop, &mut |_| {});
         search_secs += t.elapsed().as_secs_f64();

@@ -210,17 +210,13 @@ impl Engine {
             .get_or_insert_with(|| VctCache::new(VCT_CACHE_BITS));
     }
 
-    /// Has the system back every page of the transposition table and the VCF cache now
+    /// Has the system back the pages of the transposition table and the VCF cache now
     /// (contents unchanged; call it between searches), as a game's first searches do by
-    /// touching them. The bench calls this after [`Engine::allocate_tables`] so that its timed
-    /// section measures the search, not the first touches of a fresh table per position.
-    pub fn fault_in_tables(&self) {
-        if let Some(t) = &self.tt {
-            t.fault_in();
-        }
-        if let Some(c) = &self.vcf_cache {
-            c.fault_in();
-        }
+    /// touching them: all of them, or as many as fit before `deadline` (see
+    /// [`Tt::fault_in`]). The bench calls this after [`Engine::allocate_tables`] so that its
+    /// timed section measures the search, not the first touches of a fresh table per position.
+    pub fn fault_in_tables(&self, deadline: Option<Instant>) {
+        fault_in_shared(self.tt.as_ref(), self.vcf_cache.as_ref(), deadline);
     }
 
     /// Empties the transposition tables (`yxhashclear`).
@@ -334,8 +330,7 @@ impl Engine {
         // it, going on where the last one stopped, until both tables are done.
         if threads > 1 {
             let share = Duration::from_millis(budget.hard_ms.min(1 << 40) / FAULT_IN_DIVISOR);
-            let until = Some(start + share);
-            let _ = tt.fault_in_until(until) && vcf_cache.fault_in_until(until);
+            fault_in_shared(Some(tt), Some(vcf_cache), Some(start + share));
         }
         let board = FastBoard::from_game(&self.game);
         // The search stops a little before the hard limit so that the safety step (Step 3) still
@@ -615,6 +610,15 @@ fn root_vct(
     );
     log::debug!("root vct: {:?} in {} nodes", r, vct.nodes);
     (r.filter(|_| !line.is_empty()).map(|n| (n, line)), vct.nodes)
+}
+
+/// Faults in the hash table, then the VCF cache, until `deadline` (see [`Tt::fault_in`]).
+fn fault_in_shared(tt: Option<&Tt>, vcf_cache: Option<&VcfCache>, deadline: Option<Instant>) {
+    if tt.is_none_or(|t| t.fault_in(deadline)) {
+        if let Some(c) = vcf_cache {
+            c.fault_in(deadline);
+        }
+    }
 }
 
 /// The threads a search runs on: `requested` (0 counts as 1) capped at [`MAX_THREADS`] and the

@@ -87,20 +87,16 @@ impl Tt {
         }
     }
 
-    /// Has the system back every page of the table now (see [`ZeroedSlice::fault_in`]).
-    pub fn fault_in(&self) {
-        self.slots.fault_in();
-    }
-
     /// Whether the whole table has been faulted in since it was created or cleared.
     pub fn is_faulted(&self) -> bool {
         self.slots.is_faulted()
     }
 
-    /// As [`Tt::fault_in`], going on from where an earlier call stopped, until `deadline`
-    /// (see [`ZeroedSlice::fault_in_until`]); returns whether the whole table is faulted in.
-    pub fn fault_in_until(&self, deadline: Option<std::time::Instant>) -> bool {
-        self.slots.fault_in_until(deadline)
+    /// Has the system back the pages of the table now, going on from where an earlier call
+    /// stopped, until `deadline` (see [`ZeroedSlice::fault_in`]); returns whether the whole
+    /// table is faulted in.
+    pub fn fault_in(&self, deadline: Option<std::time::Instant>) -> bool {
+        self.slots.fault_in(deadline)
     }
 
     /// Bytes used by the slots.

@@ -24,20 +24,16 @@ pub struct VcfCache {
 const DEPTH_BITS: u64 = 0xff;
 
 impl VcfCache {
-    /// Has the system back every page of the cache now (see [`ZeroedSlice::fault_in`]).
-    pub fn fault_in(&self) {
-        self.slots.fault_in();
-    }
-
-    /// Whether the whole table has been faulted in since it was created or cleared.
+    /// Whether the whole cache has been faulted in since it was created or cleared.
     pub fn is_faulted(&self) -> bool {
         self.slots.is_faulted()
     }
 
-    /// As [`VcfCache::fault_in`], going on from where an earlier call stopped, until `deadline`
-    /// (see [`ZeroedSlice::fault_in_until`]); returns whether the whole table is faulted in.
-    pub fn fault_in_until(&self, deadline: Option<std::time::Instant>) -> bool {
-        self.slots.fault_in_until(deadline)
+    /// Has the system back the pages of the cache now, going on from where an earlier call
+    /// stopped, until `deadline` (see [`ZeroedSlice::fault_in`]); returns whether the whole
+    /// cache is faulted in.
+    pub fn fault_in(&self, deadline: Option<std::time::Instant>) -> bool {
+        self.slots.fault_in(deadline)
     }
 
     /// A cache with `2^bits` slots.

@@ -39,7 +39,7 @@ unsafe impl<T: Zeroable, const N: usize> Zeroable for [T; N] {}
 /// An owned slice of `len` zero-initialised `T`s (see the module documentation).
 pub struct ZeroedSlice<T: Zeroable> {
     slots: Backing<T>,
-    /// How many slots from the start have been faulted in ([`ZeroedSlice::fault_in_until`]).
+    /// How many slots from the start have been faulted in ([`ZeroedSlice::fault_in`]).
     faulted_to: AtomicUsize,
 }
 
@@ -136,23 +136,18 @@ impl<const N: usize> FirstWord for [AtomicU64; N] {
 }
 
 impl<T: Zeroable + FirstWord> ZeroedSlice<T> {
-    /// Makes the system back every page of the table now (one slot per 4 KiB page is written
-    /// back with what it holds), so that the search that follows pays no first-touch page
-    /// faults. The contents are unchanged as long as no other thread writes the table
-    /// meanwhile. (Not an atomic add of zero: the compiler may turn that into a plain load,
-    /// which maps the shared zero page instead of a page of the table's own.)
-    pub fn fault_in(&self) {
-        self.fault_in_until(None);
-    }
-
-    /// Pages faulted in between two looks at the clock in [`ZeroedSlice::fault_in_until`]
-    /// (1 MiB of 4 KiB pages).
+    /// Pages faulted in between two looks at the clock in [`ZeroedSlice::fault_in`] (1 MiB of
+    /// 4 KiB pages).
     const PAGES_PER_CHUNK: usize = 256;
 
-    /// As [`ZeroedSlice::fault_in`], going on from where an earlier call stopped and stopping
-    /// (between chunks of 1 MiB) once `deadline` has passed; returns whether the whole table is
-    /// now faulted in.
-    pub fn fault_in_until(&self, deadline: Option<Instant>) -> bool {
+    /// Makes the system back the pages of the table now (one slot per 4 KiB page is written
+    /// back with what it holds), so that the search that follows pays no first-touch page
+    /// faults: from where an earlier call stopped, in chunks of 1 MiB, until the end or until
+    /// `deadline` has passed (checked between chunks). Returns whether the whole table is now
+    /// faulted in. The contents are unchanged as long as no other thread writes the table
+    /// meanwhile. (Not an atomic add of zero: the compiler may turn that into a plain load,
+    /// which maps the shared zero page instead of a page of the table's own.)
+    pub fn fault_in(&self, deadline: Option<Instant>) -> bool {
         let per_page = (4096 / std::mem::size_of::<T>()).max(1);
         let chunk = per_page * Self::PAGES_PER_CHUNK;
         let mut from = self.faulted_to.load(Ordering::Relaxed);
@@ -227,16 +222,16 @@ mod tests {
         s[700].store(7, Ordering::Relaxed);
         assert!(!s.is_faulted());
         // A deadline already past faults nothing in; a later call goes on to the end.
-        assert!(!s.fault_in_until(Some(Instant::now())));
+        assert!(!s.fault_in(Some(Instant::now())));
         assert!(!s.is_faulted());
-        assert!(s.fault_in_until(None));
+        assert!(s.fault_in(None));
         assert!(s.is_faulted());
         assert!(s
             .iter()
             .enumerate()
             .all(|(i, w)| w.load(Ordering::Relaxed) == (i == 700) as u64 * 7));
         let pairs = ZeroedSlice::<[AtomicU64; 2]>::new(MAP_MIN_BYTES / 16 * 2);
-        pairs.fault_in();
+        pairs.fault_in(None);
         assert_eq!(pairs.as_ptr() as usize % 16, 0);
         assert!(pairs.iter().all(|p| p[1].load(Ordering::Relaxed) == 0));
     }
