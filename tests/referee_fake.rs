@@ -33,6 +33,7 @@ fn engine(name: &str, args: &[&str]) -> EngineConfig {
             program: FAKE.into(),
             args: args.iter().map(|s| s.to_string()).collect(),
             dir: None,
+            env: vec![],
             show_stderr: false,
         },
         time: fast(),

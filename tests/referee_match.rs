@@ -21,6 +21,7 @@ fn engine(name: &str) -> EngineConfig {
             program: ENGINE.into(),
             args: vec![],
             dir: None,
+            env: vec![],
             show_stderr: false,
         },
         time: TimeControl {

@@ -27,7 +27,8 @@ use std::time::Duration;
     about = "Plays Gomocup-protocol engines against each other and judges games",
     after_help = "Engines: --engine <SPEC>... where SPEC tokens are a program path (or cmd=PATH), \
 then optional arg=ARG (repeatable), name=NAME, dir=WORKDIR, turn-ms=N, match-ms=N, inc-ms=N, \
-info=KEY=VALUE (repeatable). Example: --engine ./pbrain-a name=A turn-ms=2000 --engine ./pbrain-b"
+info=KEY=VALUE (repeatable), env=NAME=VALUE (repeatable, an environment variable for the engine). \
+Example: --engine ./pbrain-a name=A turn-ms=2000 --engine ./pbrain-b"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -60,8 +61,8 @@ enum Cmd {
 #[derive(Args, Clone)]
 struct RunArgs {
     /// An engine: its program path (or cmd=PATH), then optional tokens arg=ARG (repeatable),
-    /// name=NAME, dir=WORKDIR, turn-ms=N, match-ms=N, inc-ms=N, info=KEY=VALUE (repeatable).
-    /// Repeat --engine for each engine.
+    /// name=NAME, dir=WORKDIR, turn-ms=N, match-ms=N, inc-ms=N, info=KEY=VALUE (repeatable),
+    /// env=NAME=VALUE (repeatable). Repeat --engine for each engine.
     // clap's derive flattens repeated `--engine a b --engine c` into one list; `main` regroups the
     // occurrences into `engines`.
     #[arg(
@@ -341,6 +342,7 @@ fn parse_engine_spec(tokens: &[String], base: TimeControl) -> anyhow::Result<Eng
             program: PathBuf::new(),
             args: Vec::new(),
             dir: None,
+            env: Vec::new(),
             show_stderr: false,
         },
         name: None,
@@ -367,6 +369,13 @@ fn parse_engine_spec(tokens: &[String], base: TimeControl) -> anyhow::Result<Eng
                     .ok_or_else(|| anyhow!("'{t}': expected info=KEY=VALUE"))?;
                 spec.info.push((k.to_string(), val.to_string()));
             }
+            Some(("env", v)) => {
+                let (k, val) = v
+                    .split_once('=')
+                    .filter(|(k, _)| !k.is_empty())
+                    .ok_or_else(|| anyhow!("'{t}': expected env=NAME=VALUE"))?;
+                spec.command.env.push((k.to_string(), val.to_string()));
+            }
             _ if program.is_none() => program = Some(PathBuf::from(t)),
             // A `word=value` token that is no known key is almost always a typo (`turnms=100`):
             // refuse it rather than pass it to the engine silently.
@@ -377,7 +386,7 @@ fn parse_engine_spec(tokens: &[String], base: TimeControl) -> anyhow::Result<Eng
             {
                 bail!(
                     "unknown engine option '{t}' (known: cmd, arg, name, dir, turn-ms, match-ms, \
-                     inc-ms, info); to pass it to the engine write arg={t}"
+                     inc-ms, info, env); to pass it to the engine write arg={t}"
                 )
             }
             _ => spec.command.args.push(t.clone()),
@@ -816,6 +825,7 @@ fn demo(out: Option<PathBuf>) -> anyhow::Result<ExitCode> {
                 program: engine.clone(),
                 args: engine_args.clone(),
                 dir: None,
+                env: Vec::new(),
                 show_stderr: false,
             },
             name: Some(format!("rensa-{n}")),
@@ -866,6 +876,8 @@ mod tests {
                 "turn-ms=100",
                 "arg=--x",
                 "info=thread_num=2",
+                "env=RENSA_TUNING=lmp=4,cmb=90",
+                "env=RUST_LOG=debug",
             ]),
             TimeControl::FASTGAME,
         )
@@ -875,6 +887,16 @@ mod tests {
         assert_eq!(s.time.turn_ms, 100);
         assert_eq!(s.command.args, ["--x"]);
         assert_eq!(s.info, [("thread_num".to_string(), "2".to_string())]);
+        let pair = |k: &str, v: &str| (k.to_string(), v.to_string());
+        assert_eq!(
+            s.command.env,
+            [
+                pair("RENSA_TUNING", "lmp=4,cmb=90"),
+                pair("RUST_LOG", "debug")
+            ]
+        );
+        assert!(parse_engine_spec(&t(&["a", "env=X"]), TimeControl::FASTGAME).is_err());
+        assert!(parse_engine_spec(&t(&["a", "env==1"]), TimeControl::FASTGAME).is_err());
         assert!(parse_engine_spec(&t(&["name=A"]), TimeControl::FASTGAME).is_err());
         assert!(parse_engine_spec(&t(&["a", "turn-ms=x"]), TimeControl::FASTGAME).is_err());
     }

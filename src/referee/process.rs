@@ -49,6 +49,8 @@ pub struct EngineCommand {
     pub args: Vec<String>,
     /// Working directory; `None` = the referee's.
     pub dir: Option<PathBuf>,
+    /// Environment variables set for the engine on top of the referee's own.
+    pub env: Vec<(String, String)>,
     /// Let the engine's stderr through to the referee's stderr (otherwise it is discarded).
     pub show_stderr: bool,
 }
@@ -89,6 +91,7 @@ impl EngineProcess {
         let mut command = Command::new(&cmd.program);
         command
             .args(&cmd.args)
+            .envs(cmd.env.iter().map(|(k, v)| (k, v)))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(if cmd.show_stderr {
@@ -446,11 +449,30 @@ mod tests {
 
     #[cfg(unix)]
     #[test]
+    fn engines_get_their_environment_variables() {
+        let cmd = EngineCommand {
+            program: "sh".into(),
+            args: vec!["-c".into(), "echo \"[$RENSA_REFEREE_TEST]\"".into()],
+            dir: None,
+            env: vec![("RENSA_REFEREE_TEST".into(), "a=1,b=2".into())],
+            show_stderr: false,
+        };
+        let Ok(mut p) = EngineProcess::spawn(&cmd) else {
+            return; // no `sh` on this system
+        };
+        let line = p.next_line(Instant::now() + Duration::from_secs(10));
+        assert_eq!(line.unwrap().0, "[a=1,b=2]");
+        p.shutdown(Duration::from_millis(100));
+    }
+
+    #[cfg(unix)]
+    #[test]
     fn silent_process_times_out_and_is_killed() {
         let cmd = EngineCommand {
             program: "sleep".into(),
             args: vec!["30".into()],
             dir: None,
+            env: vec![],
             show_stderr: false,
         };
         let Ok(mut p) = EngineProcess::spawn(&cmd) else {

@@ -660,6 +660,7 @@ mod tests {
                 program: "none".into(),
                 args: vec![],
                 dir: None,
+                env: vec![],
                 show_stderr: false,
             },
             time: super::super::game::TimeControl::FASTGAME,
