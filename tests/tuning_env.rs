@@ -98,9 +98,9 @@ fn evaluation_weights_from_the_environment() {
     assert_ne!(bench("fut=100"), default);
     assert_ne!(bench("iir=5"), default);
     // The fifth session's ordering, reduction and extension knobs (off by default, but for the
-    // two ordering bonuses, on since the sixth).
+    // three ordering bonuses: two on since the sixth session, `ownb` since the twentieth).
     for knob in [
-        "hmal=1", "lmrh=300", "kr=1", "lext=4", "lastb=0", "ownb=100", "cmb=0", "imprfp=1",
+        "hmal=1", "lmrh=300", "kr=1", "lext=4", "lastb=0", "ownb=0", "cmb=0", "imprfp=1",
         "implmp=1", "vctd=5",
     ] {
         assert_ne!(bench(knob), default, "{knob}");
