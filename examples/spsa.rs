@@ -147,7 +147,7 @@ struct State {
     failed: bool,
 }
 
-/// Plays one step's game pair and returns wins minus losses of `plus`.
+/// Plays one step's game pair; returns wins minus losses of `plus` and the games' records.
 fn play_pair(
     a: &Args,
     dir: &Path,
@@ -155,7 +155,7 @@ fn play_pair(
     seed: u64,
     plus: &str,
     minus: &str,
-) -> Result<i32, String> {
+) -> Result<(i32, String), String> {
     let _ = fs::remove_dir_all(dir);
     let engine = a.engine.display().to_string();
     let mut cmd = Command::new(&a.referee);
@@ -194,7 +194,7 @@ fn play_pair(
             dir.display()
         ));
     }
-    Ok(r)
+    Ok((r, games))
 }
 
 fn worker(a: &Args, knobs: &[Knob], rules: &[&str], state: &Mutex<State>, id: usize, end: Instant) {
@@ -231,10 +231,9 @@ fn worker(a: &Args, knobs: &[Knob], rules: &[&str], state: &Mutex<State>, id: us
         };
         let rule = rules[step % rules.len()];
         let result = play_pair(a, &dir, rule, seed, &plus, &minus);
-        let games = fs::read_to_string(dir.join("games.jsonl")).unwrap_or_default();
         let mut s = state.lock().unwrap();
-        let r = match result {
-            Ok(r) => r,
+        let (r, games) = match result {
+            Ok(played) => played,
             Err(e) => {
                 eprintln!("spsa: step {step}: {e}; stopping");
                 s.failed = true;
@@ -354,8 +353,10 @@ fn main() {
         "{:<10} {:>9} {:>9} {:>12} {:>7}",
         "knob", "start", "last", "mean 2nd half", "z"
     );
+    let mean: Vec<f64> = (0..knobs.len())
+        .map(|i| half.iter().map(|t| t[i]).sum::<f64>() / half.len().max(1) as f64)
+        .collect();
     for (i, k) in knobs.iter().enumerate() {
-        let mean = half.iter().map(|t| t[i]).sum::<f64>() / half.len().max(1) as f64;
         let z = if s.r2 > 0.0 {
             s.drift[i] / s.r2.sqrt()
         } else {
@@ -363,12 +364,9 @@ fn main() {
         };
         println!(
             "{:<10} {:>9.1} {:>9.1} {:>12.1} {:>+7.2}",
-            k.name, k.start, s.theta[i], mean, z
+            k.name, k.start, s.theta[i], mean[i], z
         );
     }
-    let mean: Vec<f64> = (0..knobs.len())
-        .map(|i| half.iter().map(|t| t[i]).sum::<f64>() / half.len().max(1) as f64)
-        .collect();
     println!("RENSA_TUNING={}", tuning_text(&knobs, &mean));
     if s.failed {
         std::process::exit(1);
