@@ -146,6 +146,8 @@ fn evaluation_weights_from_the_environment() {
         // The fifteenth session's: singular extension, with multi-cut.
         "se=6",
         "se=6,semc=1",
+        // The twenty-first session's: more reduction at expected cut nodes.
+        "cutr=1",
     ] {
         assert_ne!(bench(knob), default, "{knob}");
     }
@@ -153,7 +155,7 @@ fn evaluation_weights_from_the_environment() {
         bench(
             "limit=12,rfp=100,lmp=3,lmrlog=18,lastb=100,cmb=150,svct=0,rfoul=1,rfz=0,lmrq=4,\
              lmrfrom=3,far=2,farr=4,ordatk=0,mcp=0,hgrav=0,ttse=0,iid=0,asp=60,avg=0,star=0,ttmate=0,\
-             se=0,sem=20,semc=0"
+             se=0,sem=20,semc=0,ownb=100,cutr=0"
         ),
         default,
         "an explicit default changes nothing"

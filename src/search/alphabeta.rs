@@ -261,6 +261,8 @@ pub struct Tuning {
     /// Move-ordering bonus for the counter move: the move that last refuted the opponent's
     /// last move.
     pub counter_bonus: i32,
+    /// (Experiment, knob `cutr`) extra late-move reduction at expected cut nodes.
+    pub cut_reduction: i32,
     /// Interior VCT (0 = off): nodes with at least this remaining depth whose side to move can
     /// make a three or a four look for a win by continuous threats (knobs `vctn`: node cap,
     /// `vctt`: threes, `vctdepth`: attacker moves).
@@ -378,6 +380,7 @@ impl Tuning {
         last_bonus: LAST_MOVE_BONUS,
         own_last_bonus: OWN_LAST_MOVE_BONUS,
         counter_bonus: COUNTER_MOVE_BONUS,
+        cut_reduction: 0,
         order_bonus: ORDER_BONUS,
         indicators: crate::eval::INDICATORS,
         eval: EvalWeights::DEFAULT,
@@ -465,6 +468,7 @@ impl Tuning {
                 "lastb" => t.last_bonus = n.clamp(-10_000, 10_000) as i32,
                 "ownb" => t.own_last_bonus = n.clamp(-10_000, 10_000) as i32,
                 "cmb" => t.counter_bonus = n.clamp(-10_000, 10_000) as i32,
+                "cutr" => t.cut_reduction = n.clamp(0, 10) as i32,
                 "avg" => t.eval_average = n.clamp(0, 2) as i32,
                 "se" => t.singular_depth = n.clamp(0, 100) as i32,
                 "sem" => t.singular_margin = n.clamp(0, 10_000) as i32,
@@ -824,7 +828,7 @@ impl<'a> Searcher<'a> {
         self.root_improved = None;
         self.root_depth = depth;
         loop {
-            let v = self.search(depth, alpha, beta, 0);
+            let v = self.search(depth, alpha, beta, 0, false);
             if self.aborted {
                 // A root move that completed and raised alpha is at least as good as the last
                 // iteration's choice: keep it.
@@ -856,7 +860,9 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    fn search(&mut self, depth: i32, mut alpha: i32, mut beta: i32, ply: usize) -> i32 {
+    /// `cut` marks an expected cut node: a non-PV node whose parent expects it to fail high
+    /// (the knob `cutr` reduces its late moves more).
+    fn search(&mut self, depth: i32, mut alpha: i32, mut beta: i32, ply: usize, cut: bool) -> i32 {
         self.pv[ply].clear();
         let root = ply == 0;
         let pv_node = beta - alpha > 1;
@@ -1035,7 +1041,7 @@ impl<'a> Searcher<'a> {
             let r = self.tuning.nmp + 1 + depth / 4;
             self.b.make_null();
             self.null_at[ply] = true;
-            let v = -self.search(depth - r, -beta, -beta + 1, ply + 1);
+            let v = -self.search(depth - r, -beta, -beta + 1, ply + 1, !cut);
             self.null_at[ply] = false;
             self.b.unmake_null();
             if self.aborted {
@@ -1049,7 +1055,7 @@ impl<'a> Searcher<'a> {
         // Step 5e. (Knob `iid`) internal iterative deepening: a deep node without a hash move
         // is first searched at half depth, which leaves a best move in the table.
         if self.tuning.iid > 0 && !root && tt_move.is_none() && depth >= self.tuning.iid {
-            self.search(depth / 2, alpha, beta, ply);
+            self.search(depth / 2, alpha, beta, ply, cut);
             if self.aborted {
                 return 0;
             }
@@ -1079,7 +1085,7 @@ impl<'a> Searcher<'a> {
         };
         if let Some((m, sb)) = test {
             self.excluded[ply] = Some(m);
-            let v = self.search((depth - 1) / 2, sb - 1, sb, ply);
+            let v = self.search((depth - 1) / 2, sb - 1, sb, ply, cut);
             self.excluded[ply] = None;
             self.pv[ply].clear();
             if self.aborted {
@@ -1202,7 +1208,7 @@ impl<'a> Searcher<'a> {
             self.tt.prefetch(self.b.hash_after(m));
             self.b.make(m);
             let v = if searched == 0 {
-                -self.search(new_depth, -beta, -alpha, ply + 1)
+                -self.search(new_depth, -beta, -alpha, ply + 1, !pv_node && !cut)
             } else {
                 // Late, quiet moves are searched shallower first.
                 let quiet = tm < Threat::Flex3 && to < Threat::Flex3;
@@ -1221,7 +1227,8 @@ impl<'a> Searcher<'a> {
                     if self.tuning.lmr_log_div > 0 {
                         let x = (depth as f64).ln() * ((searched + 1) as f64).ln() * 10.0
                             / self.tuning.lmr_log_div as f64;
-                        let mut r = (x + 0.5) as i32 - pv_node as i32;
+                        let mut r = (x + 0.5) as i32 - pv_node as i32
+                            + (cut as i32) * self.tuning.cut_reduction;
                         if self.tuning.lmr_history_div > 0 {
                             r -= self.history[m][me.index()] / self.tuning.lmr_history_div;
                         }
@@ -1232,12 +1239,12 @@ impl<'a> Searcher<'a> {
                 } else {
                     0
                 };
-                let mut v = -self.search(new_depth - r, -alpha - 1, -alpha, ply + 1);
+                let mut v = -self.search(new_depth - r, -alpha - 1, -alpha, ply + 1, r > 0 || !cut);
                 if v > alpha && r > 0 {
-                    v = -self.search(new_depth, -alpha - 1, -alpha, ply + 1);
+                    v = -self.search(new_depth, -alpha - 1, -alpha, ply + 1, !cut);
                 }
                 if v > alpha && v < beta {
-                    v = -self.search(new_depth, -beta, -alpha, ply + 1);
+                    v = -self.search(new_depth, -beta, -alpha, ply + 1, false);
                 }
                 v
             };
@@ -1704,12 +1711,12 @@ mod tests {
         let mut s = searcher_for("h8l8i8a1j8a3", "", &tt, &vcf, &stop);
         let g8 = s.b.idx(crate::pos::Pos::new(6, 7));
         assert_eq!(s.b.threat(g8, Color::Black), Threat::Flex4);
-        let v = s.search(3, -INF, INF, 0);
+        let v = s.search(3, -INF, INF, 0, false);
         assert_eq!((v, s.pv[0][0]), (MATE - 3, g8));
         // Without g8 nothing wins that fast, and the table's entries for this position (stored
         // just now) are not read.
         s.excluded[0] = Some(g8);
-        let v = s.search(3, -INF, INF, 0);
+        let v = s.search(3, -INF, INF, 0, false);
         s.excluded[0] = None;
         assert!(v.abs() < Value::MATE_BOUND.0, "{v}");
         assert_ne!(s.pv[0].first(), Some(&g8));
