@@ -81,6 +81,137 @@ pub fn indicator_flags(b: &FastBoard) -> [bool; 16] {
     f
 }
 
+/// Hidden units of the evaluation network ([`Net`]).
+pub const NET_HIDDEN: usize = 16;
+/// Inputs of [`Net`]: the static value over the scale, per side (mover, opponent) the
+/// logarithm of one plus the empty cells of each threat class 1..=9, then the two score sums in
+/// thousands.
+pub const NET_INPUTS: usize = 21;
+
+/// The evaluation network: a small network over the threat-class counts and score sums that the
+/// board keeps anyway, fitted to game results outside the engine (`examples/fit_net.py`). Its
+/// output is a logit of the side to move's result; times the scale `k` it is in the static
+/// value's units, and the search blends the two ([`blend`], [`net_for`]).
+pub struct Net {
+    k: f32,
+    w1: [[f32; NET_HIDDEN]; NET_INPUTS],
+    b1: [f32; NET_HIDDEN],
+    w2: [f32; NET_HIDDEN],
+    b2: f32,
+    a: f32,
+    lin: [f32; NET_INPUTS],
+}
+
+static NET: std::sync::OnceLock<Net> = std::sync::OnceLock::new();
+
+/// Installs a network for every rule instead of the built-in ones (developers' experiments,
+/// `RENSA_NET=FILE`; once per process, before the first search); returns whether it did.
+pub fn set_net(n: Net) -> bool {
+    NET.set(n).is_ok()
+}
+
+/// The network the search on `b` uses: the one [`set_net`] installed, else the built-in one of
+/// its rule on the 15x15 board the networks were fitted on (`nets/freestyle.net`,
+/// `nets/standard.net` for exact five). Renju's did not play better, caro has none, and on
+/// 20x20 the freestyle network lost (its cell counts are out of range there; README,
+/// "Measured").
+pub fn net_for(b: &FastBoard) -> Option<&'static Net> {
+    static FREESTYLE: std::sync::OnceLock<Net> = std::sync::OnceLock::new();
+    static EXACT: std::sync::OnceLock<Net> = std::sync::OnceLock::new();
+    if let Some(n) = NET.get() {
+        return Some(n);
+    }
+    let (cell, text) = match b.rule() {
+        Rule::Freestyle => (&FREESTYLE, include_str!("../nets/freestyle.net")),
+        Rule::Exact => (&EXACT, include_str!("../nets/standard.net")),
+        _ => return None,
+    };
+    (b.width() == 15 && b.height() == 15)
+        .then(|| cell.get_or_init(|| Net::parse(text).expect("built-in network")))
+}
+
+/// Percent of the network's value in the static value the search uses; the rest is the
+/// pattern evaluation's ([`blend`]). Half and half played about 80 Elo better in freestyle at
+/// 100 ms/move than the network alone (README, "Measured").
+pub const NET_SHARE_PCT: i32 = 50;
+
+/// The static value `base` moved `pct` percent of the way to the network's value of `b`.
+#[inline]
+pub fn blend(net: &Net, b: &FastBoard, base: i32, pct: i32) -> i32 {
+    base + (net.value(b, base) - base) * pct / 100
+}
+
+/// `ln(1 + n)` for the counts a board can hold.
+fn log1p_table() -> &'static [f32; 512] {
+    static T: std::sync::OnceLock<[f32; 512]> = std::sync::OnceLock::new();
+    T.get_or_init(|| std::array::from_fn(|n| (n as f32).ln_1p()))
+}
+
+impl Net {
+    /// Reads the text form: `K inputs hidden`, then one line each of W1 (inputs x hidden, row
+    /// by row), b1, w2, b2, a, lin.
+    pub fn parse(text: &str) -> Result<Net, String> {
+        let mut lines = text.lines();
+        let mut nums = |n: usize| -> Result<Vec<f32>, String> {
+            let l = lines.next().ok_or("too few lines")?;
+            let v: Vec<f32> = l
+                .split_whitespace()
+                .map(|t| t.parse::<f32>().map_err(|e| e.to_string()))
+                .collect::<Result<_, _>>()?;
+            if v.len() != n {
+                return Err(format!("expected {n} numbers, found {}", v.len()));
+            }
+            Ok(v)
+        };
+        let head = nums(3)?;
+        if head[1] as usize != NET_INPUTS || head[2] as usize != NET_HIDDEN {
+            return Err(format!("shape {}x{} not supported", head[1], head[2]));
+        }
+        let w = nums(NET_INPUTS * NET_HIDDEN)?;
+        let b1 = nums(NET_HIDDEN)?;
+        let w2 = nums(NET_HIDDEN)?;
+        let b2 = nums(1)?[0];
+        let a = nums(1)?[0];
+        let lin = nums(NET_INPUTS)?;
+        Ok(Net {
+            k: head[0],
+            w1: std::array::from_fn(|f| std::array::from_fn(|h| w[f * NET_HIDDEN + h])),
+            b1: b1.try_into().expect("length checked"),
+            w2: w2.try_into().expect("length checked"),
+            b2,
+            a,
+            lin: lin.try_into().expect("length checked"),
+        })
+    }
+
+    /// The network's value of `b` for the side to move, given its static value `base`.
+    pub fn value(&self, b: &FastBoard, base: i32) -> i32 {
+        let me = b.side_to_move();
+        let lt = log1p_table();
+        let mut x = [0f32; NET_INPUTS];
+        x[0] = base as f32 / self.k;
+        for (s, c) in [me, me.opponent()].into_iter().enumerate() {
+            for t in 1..=9u8 {
+                let n = b.count(c, Threat::from_u8(t)) as usize;
+                x[1 + s * 9 + (t as usize - 1)] = lt[n.min(511)];
+            }
+            x[19 + s] = b.score_sum(c) as f32 / 1000.0;
+        }
+        let mut h = self.b1;
+        let mut z = self.b2 + self.a * x[0];
+        for (f, &xf) in x.iter().enumerate() {
+            z += self.lin[f] * xf;
+            for (hj, &w) in h.iter_mut().zip(&self.w1[f]) {
+                *hj += xf * w;
+            }
+        }
+        for (hj, &w) in h.iter().zip(&self.w2) {
+            z += hj.max(0.0) * w;
+        }
+        ((z * self.k) as i32).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -122,5 +253,70 @@ mod tests {
         assert_eq!(evaluate_with(&b, INITIATIVE_16THS, Some(&ind)), expected);
         assert!(fours >= 2, "f8 and l8");
         assert!(b.count(me.opponent(), Threat::Block4) >= 1, "a2 and a4");
+    }
+
+    /// A network text with every weight zero but `a` (the static value's) and the given
+    /// output bias.
+    fn net_text(k: f32, a: f32, b2: f32) -> String {
+        let zeros = |n: usize| vec!["0"; n].join(" ");
+        format!(
+            "{k} {NET_INPUTS} {NET_HIDDEN}\n{}\n{}\n{}\n{b2}\n{a}\n{}\n",
+            zeros(NET_INPUTS * NET_HIDDEN),
+            zeros(NET_HIDDEN),
+            zeros(NET_HIDDEN),
+            zeros(NET_INPUTS)
+        )
+    }
+
+    #[test]
+    fn a_network_reads_its_text_form_and_evaluates_it() {
+        let b = board("h8a1i8a3j8a5");
+        let base = evaluate_with(&b, INITIATIVE_16THS, Some(&INDICATORS));
+        // Only the static value passes through: the network gives it back.
+        let n = Net::parse(&net_text(300.0, 1.0, 0.0)).unwrap();
+        assert!((n.value(&b, base) - base).abs() <= 1);
+        // Halved, plus a bias of one logistic unit (300 centi-stones).
+        let n = Net::parse(&net_text(300.0, 0.5, 1.0)).unwrap();
+        assert!((n.value(&b, base) - (base / 2 + 300)).abs() <= 1);
+        // One hidden unit reading the side to move's Block4 cells (input 1 + 5).
+        let mut text = net_text(300.0, 0.0, 0.0);
+        let mut lines: Vec<String> = text.lines().map(String::from).collect();
+        let mut w1 = vec!["0"; NET_INPUTS * NET_HIDDEN];
+        w1[6 * NET_HIDDEN] = "1";
+        lines[1] = w1.join(" ");
+        let mut w2 = vec!["0"; NET_HIDDEN];
+        w2[0] = "1";
+        lines[3] = w2.join(" ");
+        text = lines.join("\n");
+        let n = Net::parse(&text).unwrap();
+        let fours = b.count(b.side_to_move(), Threat::Block4) as f32;
+        assert_eq!(n.value(&b, base), (fours.ln_1p() * 300.0) as i32);
+        // Malformed texts are refused.
+        assert!(Net::parse("").is_err());
+        assert!(Net::parse("300 21 8\n").is_err());
+        assert!(Net::parse(&net_text(300.0, 1.0, 0.0).replace("\n0\n", "\nx\n")).is_err());
+    }
+
+    #[test]
+    fn the_built_in_networks_load_for_their_rules_only() {
+        let empty = |w, h, rule| FastBoard::new(w, h, rule).unwrap();
+        assert!(net_for(&empty(15, 15, Rule::Freestyle)).is_some());
+        assert!(net_for(&empty(15, 15, Rule::Exact)).is_some());
+        assert!(net_for(&empty(20, 20, Rule::Freestyle)).is_none());
+        assert!(net_for(&empty(15, 16, Rule::Exact)).is_none());
+        assert!(net_for(&empty(15, 15, Rule::Renju)).is_none());
+        let caro = Rule::Caro {
+            overline_wins: false,
+        };
+        assert!(net_for(&empty(15, 15, caro)).is_none());
+        // The blend: none of the network at 0 %, all of it at 100 %, halfway at 50 %.
+        let b = board("h8i9i8j8g8");
+        let n = net_for(&b).unwrap();
+        let base = evaluate_with(&b, INITIATIVE_16THS, Some(&INDICATORS));
+        let full = n.value(&b, base);
+        assert_ne!(full, base);
+        assert_eq!(blend(n, &b, base, 0), base);
+        assert_eq!(blend(n, &b, base, 100), full);
+        assert_eq!(blend(n, &b, base, 50), base + (full - base) / 2);
     }
 }

@@ -74,6 +74,8 @@ fn bench_with(var: &str, value: &std::ffi::OsStr) -> (String, String) {
         .arg("bench")
         .env_remove("RENSA_TUNING")
         .env_remove("RUST_LOG")
+        .env_remove("RENSA_NET")
+        .env_remove("RENSA_COMBO")
         .env(var, value)
         .output()
         .expect("run bench");
@@ -148,6 +150,9 @@ fn evaluation_weights_from_the_environment() {
         "se=6,semc=1",
         // The twenty-first session's: more reduction at expected cut nodes.
         "cutr=1",
+        // The twenty-second session's: the freestyle evaluation network's share.
+        "netpct=0",
+        "netpct=100",
     ] {
         assert_ne!(bench(knob), default, "{knob}");
     }
@@ -155,7 +160,7 @@ fn evaluation_weights_from_the_environment() {
         bench(
             "limit=12,rfp=100,lmp=3,lmrlog=18,lastb=100,cmb=150,svct=0,rfoul=1,rfz=0,lmrq=4,\
              lmrfrom=3,far=2,farr=4,ordatk=0,mcp=0,hgrav=0,ttse=0,iid=0,asp=60,avg=0,star=0,ttmate=0,\
-             se=0,sem=20,semc=0,ownb=100,cutr=0"
+             se=0,sem=20,semc=0,ownb=100,cutr=0,netpct=50"
         ),
         default,
         "an explicit default changes nothing"
@@ -183,6 +188,30 @@ fn combo_corrections_from_the_environment() {
     assert_ne!(corrected, default);
     let (ignored, err) = bench(&bad);
     assert!(err.contains("out of range"), "{err:?}");
+    assert_eq!(ignored, default);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `RENSA_NET`, an evaluation network from `examples/fit_net.py`: a file reaches the evaluation
+/// (given for every rule, the built-in freestyle network changes the bench's other rules too), a
+/// bad one is reported on stderr and ignored.
+#[test]
+fn evaluation_network_from_the_environment() {
+    let bench = |file: &std::path::Path| bench_with("RENSA_NET", file.as_os_str());
+    let dir = std::env::temp_dir().join(format!("rensa-net-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("good.net");
+    std::fs::write(&good, include_str!("../nets/freestyle.net")).unwrap();
+    let bad = dir.join("bad.net");
+    std::fs::write(&bad, "300 21 8\n").unwrap();
+    let missing = dir.join("missing.net");
+    let (default, err) = bench(&missing);
+    assert!(err.contains("RENSA_NET"), "{err:?}");
+    let (everywhere, err) = bench(&good);
+    assert!(err.is_empty(), "{err:?}");
+    assert_ne!(everywhere, default);
+    let (ignored, err) = bench(&bad);
+    assert!(err.contains("not supported"), "{err:?}");
     assert_eq!(ignored, default);
     let _ = std::fs::remove_dir_all(&dir);
 }

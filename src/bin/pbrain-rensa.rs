@@ -30,6 +30,18 @@ fn main() -> anyhow::Result<()> {
             Err(e) => eprintln!("pbrain-rensa: RENSA_COMBO {path:?}: {e}; ignored"),
         }
     }
+    // Developers' experiment: an evaluation network from `RENSA_NET=FILE`.
+    if let Ok(path) = std::env::var("RENSA_NET") {
+        match std::fs::read_to_string(&path)
+            .map_err(|e| e.to_string())
+            .and_then(|t| rensa::eval::Net::parse(&t))
+        {
+            Ok(n) => {
+                rensa::eval::set_net(n);
+            }
+            Err(e) => eprintln!("pbrain-rensa: RENSA_NET {path:?}: {e}; ignored"),
+        }
+    }
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("bench") => {

@@ -302,6 +302,10 @@ pub struct Tuning {
     /// Evaluation indicator terms (keys `i1`..`i16`, see [`evaluate_with`]; all zero = off). Not
     /// used in caro, whose evaluation keeps its hand-set form.
     pub indicators: [i32; 16],
+    /// Percent of the evaluation network's value in the static value, where the rule has a
+    /// network (knob `netpct`, default [`crate::eval::NET_SHARE_PCT`]; 0 = the pattern
+    /// evaluation alone, as before).
+    pub net_pct: i32,
     /// Evaluation weights (keys `p1`..`p9`: pattern scores, `b1`..`b9`: threat bonuses); they
     /// take effect through [`set_process_tuning`] only, before the first board is built.
     pub eval: EvalWeights,
@@ -383,6 +387,7 @@ impl Tuning {
         cut_reduction: 0,
         order_bonus: ORDER_BONUS,
         indicators: crate::eval::INDICATORS,
+        net_pct: crate::eval::NET_SHARE_PCT,
         eval: EvalWeights::DEFAULT,
         eval_average: 0,
         singular_depth: 0,
@@ -469,6 +474,7 @@ impl Tuning {
                 "ownb" => t.own_last_bonus = n.clamp(-10_000, 10_000) as i32,
                 "cmb" => t.counter_bonus = n.clamp(-10_000, 10_000) as i32,
                 "cutr" => t.cut_reduction = n.clamp(0, 10) as i32,
+                "netpct" => t.net_pct = n.clamp(0, 100) as i32,
                 "avg" => t.eval_average = n.clamp(0, 2) as i32,
                 "se" => t.singular_depth = n.clamp(0, 100) as i32,
                 "sem" => t.singular_margin = n.clamp(0, 10_000) as i32,
@@ -677,6 +683,8 @@ pub struct Searcher<'a> {
     buffers: Vec<Vec<Ranked>>,
     /// The evaluation's indicator terms in force (none in caro or when all are zero).
     indicators: Option<[i32; 16]>,
+    /// The evaluation network of the rule, if it has one (see [`Tuning::net_pct`]).
+    net: Option<&'static crate::eval::Net>,
     /// The interior VCT's failure cache (allocated on first use).
     vct_cache: Option<Box<VctCache>>,
     /// Per ply: the static value there (`None` where the node did not compute it).
@@ -721,6 +729,7 @@ impl<'a> Searcher<'a> {
         let t = tuning().for_rule(b.rule());
         b.set_near_star(t.near_star != 0);
         let indicators = crate::eval::indicators_for(b.rule(), &t.indicators);
+        let net = crate::eval::net_for(&b);
         Searcher {
             b,
             tt,
@@ -746,6 +755,7 @@ impl<'a> Searcher<'a> {
             history_log: Vec::new(),
             near_cells: Vec::new(),
             indicators,
+            net,
             tuning: t,
         }
     }
@@ -1426,11 +1436,17 @@ impl<'a> Searcher<'a> {
     /// The static evaluation with this search's knobs.
     #[inline]
     fn static_value(&self) -> i32 {
-        evaluate_with(
+        let v = evaluate_with(
             &self.b,
             self.tuning.initiative_16ths,
             self.indicators.as_ref(),
-        )
+        );
+        match self.net {
+            Some(n) if self.tuning.net_pct > 0 => {
+                crate::eval::blend(n, &self.b, v, self.tuning.net_pct)
+            }
+            _ => v,
+        }
     }
 
     /// The static value `v` of the node at `ply` smoothed with its parent's (knob `avg`, see
