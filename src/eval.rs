@@ -111,23 +111,26 @@ pub fn set_net(n: Net) -> bool {
 }
 
 /// The network the search on `b` uses: the one [`set_net`] installed, else the built-in one of
-/// its rule on the 15x15 board the networks were fitted on (`nets/freestyle.net`,
-/// `nets/standard.net` for exact five). Renju's did not play better, caro has none, and on
-/// 20x20 the freestyle network lost (its cell counts are out of range there; README,
-/// "Measured").
+/// its rule and board, fitted on games of that rule and size: 15x15 freestyle
+/// (`nets/freestyle.net`), exact five (`nets/standard.net`) and renju (`nets/renju.net`), and
+/// 20x20 freestyle (`nets/freestyle20.net`; the 15x15 network's cell counts mean other things
+/// there, and it did not gain). Caro and other boards have none (README, "Measured").
 pub fn net_for(b: &FastBoard) -> Option<&'static Net> {
     static FREESTYLE: std::sync::OnceLock<Net> = std::sync::OnceLock::new();
     static EXACT: std::sync::OnceLock<Net> = std::sync::OnceLock::new();
+    static RENJU: std::sync::OnceLock<Net> = std::sync::OnceLock::new();
+    static FREESTYLE20: std::sync::OnceLock<Net> = std::sync::OnceLock::new();
     if let Some(n) = NET.get() {
         return Some(n);
     }
-    let (cell, text) = match b.rule() {
-        Rule::Freestyle => (&FREESTYLE, include_str!("../nets/freestyle.net")),
-        Rule::Exact => (&EXACT, include_str!("../nets/standard.net")),
+    let (cell, text) = match (b.rule(), b.width(), b.height()) {
+        (Rule::Freestyle, 15, 15) => (&FREESTYLE, include_str!("../nets/freestyle.net")),
+        (Rule::Exact, 15, 15) => (&EXACT, include_str!("../nets/standard.net")),
+        (Rule::Renju, 15, 15) => (&RENJU, include_str!("../nets/renju.net")),
+        (Rule::Freestyle, 20, 20) => (&FREESTYLE20, include_str!("../nets/freestyle20.net")),
         _ => return None,
     };
-    (b.width() == 15 && b.height() == 15)
-        .then(|| cell.get_or_init(|| Net::parse(text).expect("built-in network")))
+    Some(cell.get_or_init(|| Net::parse(text).expect("built-in network")))
 }
 
 /// Percent of the network's value in the static value the search uses; the rest is the
@@ -312,9 +315,12 @@ mod tests {
         let empty = |w, h, rule| FastBoard::new(w, h, rule).unwrap();
         assert!(net_for(&empty(15, 15, Rule::Freestyle)).is_some());
         assert!(net_for(&empty(15, 15, Rule::Exact)).is_some());
-        assert!(net_for(&empty(20, 20, Rule::Freestyle)).is_none());
+        assert!(net_for(&empty(20, 20, Rule::Freestyle)).is_some());
+        assert!(net_for(&empty(20, 20, Rule::Exact)).is_none());
+        assert!(net_for(&empty(19, 19, Rule::Freestyle)).is_none());
         assert!(net_for(&empty(15, 16, Rule::Exact)).is_none());
-        assert!(net_for(&empty(15, 15, Rule::Renju)).is_none());
+        assert!(net_for(&empty(15, 15, Rule::Renju)).is_some());
+        assert!(net_for(&empty(20, 20, Rule::Renju)).is_none());
         let caro = Rule::Caro {
             overline_wins: false,
         };

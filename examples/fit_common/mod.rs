@@ -7,7 +7,7 @@ use rensa::referee::records::read_records;
 use rensa::Rule;
 use std::collections::HashSet;
 
-/// Calls `f(board, label, test)` for every position of the 15x15 `rule` games in the record
+/// Calls `f(board, label, test)` for every position of the `size`x`size` `rule` games in the record
 /// files `paths` that is after the opening (and not the empty board) and not decided (the side
 /// to move has no five or straight-four point and need not block a five). `label` is the game's
 /// result for the side to move (1, 0.5 or 0). Games between engines whose names contain
@@ -16,6 +16,7 @@ use std::collections::HashSet;
 /// Returns the number of games used.
 pub fn for_each_position(
     rule: Rule,
+    size: usize,
     paths: &[String],
     keep_external: bool,
     mut f: impl FnMut(&FastBoard, f32, bool),
@@ -30,7 +31,8 @@ pub fn for_each_position(
         for g in read_records(&text).0 {
             let external = |n: &str| n.contains("pentazen") || n.contains("rapfi");
             if g.rule != rule
-                || g.width != 15
+                || g.width != size
+                || g.height != size
                 || (!keep_external && (external(&g.black) || external(&g.white)))
             {
                 continue;
