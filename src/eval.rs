@@ -114,12 +114,14 @@ pub fn set_net(n: Net) -> bool {
 /// its rule and board, fitted on games of that rule and size: 15x15 freestyle
 /// (`nets/freestyle.net`), exact five (`nets/standard.net`) and renju (`nets/renju.net`), and
 /// 20x20 freestyle (`nets/freestyle20.net`; the 15x15 network's cell counts mean other things
-/// there, and it did not gain). Caro and other boards have none (README, "Measured").
+/// there, and it did not gain), and 15x15 caro (`nets/caro.net`, fitted on exact-five caro
+/// games and used for both caro variants). Other boards have none (README, "Measured").
 pub fn net_for(b: &FastBoard) -> Option<&'static Net> {
     static FREESTYLE: std::sync::OnceLock<Net> = std::sync::OnceLock::new();
     static EXACT: std::sync::OnceLock<Net> = std::sync::OnceLock::new();
     static RENJU: std::sync::OnceLock<Net> = std::sync::OnceLock::new();
     static FREESTYLE20: std::sync::OnceLock<Net> = std::sync::OnceLock::new();
+    static CARO: std::sync::OnceLock<Net> = std::sync::OnceLock::new();
     if let Some(n) = NET.get() {
         return Some(n);
     }
@@ -128,6 +130,7 @@ pub fn net_for(b: &FastBoard) -> Option<&'static Net> {
         (Rule::Exact, 15, 15) => (&EXACT, include_str!("../nets/standard.net")),
         (Rule::Renju, 15, 15) => (&RENJU, include_str!("../nets/renju.net")),
         (Rule::Freestyle, 20, 20) => (&FREESTYLE20, include_str!("../nets/freestyle20.net")),
+        (Rule::Caro { .. }, 15, 15) => (&CARO, include_str!("../nets/caro.net")),
         _ => return None,
     };
     Some(cell.get_or_init(|| Net::parse(text).expect("built-in network")))
@@ -321,10 +324,11 @@ mod tests {
         assert!(net_for(&empty(15, 16, Rule::Exact)).is_none());
         assert!(net_for(&empty(15, 15, Rule::Renju)).is_some());
         assert!(net_for(&empty(20, 20, Rule::Renju)).is_none());
-        let caro = Rule::Caro {
-            overline_wins: false,
-        };
-        assert!(net_for(&empty(15, 15, caro)).is_none());
+        for overline_wins in [false, true] {
+            let caro = Rule::Caro { overline_wins };
+            assert!(net_for(&empty(15, 15, caro)).is_some());
+            assert!(net_for(&empty(20, 20, caro)).is_none());
+        }
         // The blend: none of the network at 0 %, all of it at 100 %, halfway at 50 %.
         let b = board("h8i9i8j8g8");
         let n = net_for(&b).unwrap();

@@ -50,7 +50,9 @@ fn wins_in_one_in_every_rule() {
 
 #[test]
 fn blocks_a_four_in_every_rule() {
-    // Black 7..10 on row 7, closed by white at 6,7: white must take 11,7.
+    // Black 7..10 on row 7, closed by white at 6,7: white must take 11,7 (in caro 12,7 also
+    // stops it, since 11,7 would then make a five closed at both ends). Judged by the oracle:
+    // after white's move no black move wins at once.
     let line = [
         p(7, 7),
         p(6, 7),
@@ -63,7 +65,25 @@ fn blocks_a_four_in_every_rule() {
     for rule in RULES {
         let mut e = engine_at(rule, 15, &line);
         let best = think(&mut e, 4).best.unwrap();
-        assert_eq!(best, p(11, 7), "{rule}");
+        let mut after = line.to_vec();
+        after.push(best);
+        let game = Game::from_moves(15, 15, rule, &after).unwrap();
+        assert!(!game.is_over(), "{rule}: {best}");
+        for y in 0..15 {
+            for x in 0..15 {
+                let mut g = game.clone();
+                if g.board().is_empty(p(x, y)) {
+                    let o = g.play(p(x, y)).unwrap().cloned();
+                    assert!(
+                        o.is_none_or(|o| o.winner != Some(Color::Black)),
+                        "{rule}: after {best} black wins at {x},{y}"
+                    );
+                }
+            }
+        }
+        if !matches!(rule, Rule::Caro { .. }) {
+            assert_eq!(best, p(11, 7), "{rule}");
+        }
     }
 }
 
