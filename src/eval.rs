@@ -110,12 +110,47 @@ pub fn set_net(n: Net) -> bool {
     NET.set(n).is_ok()
 }
 
-/// The network the search on `b` uses: the one [`set_net`] installed, else the built-in one of
-/// its rule and board, fitted on games of that rule and size: 15x15 freestyle
-/// (`nets/freestyle.net`), exact five (`nets/standard.net`) and renju (`nets/renju.net`), and
-/// 20x20 freestyle (`nets/freestyle20.net`; the 15x15 network's cell counts mean other things
-/// there, and it did not gain), and 15x15 caro (`nets/caro.net`, fitted on exact-five caro
-/// games and used for both caro variants). Other boards have none (README, "Measured").
+/// The built-in networks, each fitted on games of one rule and board size (`nets/*.net`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BuiltInNet {
+    /// 15x15 freestyle.
+    Freestyle,
+    /// 15x15 exact five.
+    Exact,
+    /// 15x15 renju.
+    Renju,
+    /// 20x20 freestyle.
+    Freestyle20,
+    /// 15x15 exact-five caro.
+    Caro,
+}
+
+/// Which built-in network a `width` x `height` board under `rule` uses: only where that network
+/// gained against the pattern evaluation alone in self-play (README, "Measured", twenty-fifth
+/// session). Elsewhere a network can lose badly (the renju network on 20x20 renju: -315 Elo; the
+/// 20x20 freestyle network on 17x17: -105), so other boards get none.
+///
+/// * Freestyle: the 15x15 network from 15x15 to 17x17 (+62 on 17x17), the 20x20 one on 19x19
+///   and 20x20.
+/// * Exact five: the 15x15 network from 15x15 to 17x17 (+67 on 17x17; on 20x20 it gained
+///   nothing), the 20x20 freestyle one on 20x20 (+113; on 17x17 it lost).
+/// * Renju: its network on 15x15 only (the 20x20 freestyle one gained nothing measurable there).
+/// * Caro, both variants: the caro network from 15x15 to 20x20 (+157 on 20x20).
+pub fn built_in_net(rule: Rule, width: usize, height: usize) -> Option<BuiltInNet> {
+    let square = |lo: usize, hi: usize| width == height && (lo..=hi).contains(&width);
+    match rule {
+        Rule::Freestyle if square(15, 17) => Some(BuiltInNet::Freestyle),
+        Rule::Freestyle if square(19, 20) => Some(BuiltInNet::Freestyle20),
+        Rule::Exact if square(15, 17) => Some(BuiltInNet::Exact),
+        Rule::Exact if square(20, 20) => Some(BuiltInNet::Freestyle20),
+        Rule::Renju if square(15, 15) => Some(BuiltInNet::Renju),
+        Rule::Caro { .. } if square(15, 20) => Some(BuiltInNet::Caro),
+        _ => None,
+    }
+}
+
+/// The network the search on `b` uses: the one [`set_net`] installed, else the built-in one
+/// that [`built_in_net`] gives its rule and board, if any.
 pub fn net_for(b: &FastBoard) -> Option<&'static Net> {
     static FREESTYLE: std::sync::OnceLock<Net> = std::sync::OnceLock::new();
     static EXACT: std::sync::OnceLock<Net> = std::sync::OnceLock::new();
@@ -125,13 +160,12 @@ pub fn net_for(b: &FastBoard) -> Option<&'static Net> {
     if let Some(n) = NET.get() {
         return Some(n);
     }
-    let (cell, text) = match (b.rule(), b.width(), b.height()) {
-        (Rule::Freestyle, 15, 15) => (&FREESTYLE, include_str!("../nets/freestyle.net")),
-        (Rule::Exact, 15, 15) => (&EXACT, include_str!("../nets/standard.net")),
-        (Rule::Renju, 15, 15) => (&RENJU, include_str!("../nets/renju.net")),
-        (Rule::Freestyle, 20, 20) => (&FREESTYLE20, include_str!("../nets/freestyle20.net")),
-        (Rule::Caro { .. }, 15, 15) => (&CARO, include_str!("../nets/caro.net")),
-        _ => return None,
+    let (cell, text) = match built_in_net(b.rule(), b.width(), b.height())? {
+        BuiltInNet::Freestyle => (&FREESTYLE, include_str!("../nets/freestyle.net")),
+        BuiltInNet::Exact => (&EXACT, include_str!("../nets/standard.net")),
+        BuiltInNet::Renju => (&RENJU, include_str!("../nets/renju.net")),
+        BuiltInNet::Freestyle20 => (&FREESTYLE20, include_str!("../nets/freestyle20.net")),
+        BuiltInNet::Caro => (&CARO, include_str!("../nets/caro.net")),
     };
     Some(cell.get_or_init(|| Net::parse(text).expect("built-in network")))
 }
@@ -315,19 +349,39 @@ mod tests {
 
     #[test]
     fn the_built_in_networks_load_for_their_rules_only() {
-        let empty = |w, h, rule| FastBoard::new(w, h, rule).unwrap();
-        assert!(net_for(&empty(15, 15, Rule::Freestyle)).is_some());
-        assert!(net_for(&empty(15, 15, Rule::Exact)).is_some());
-        assert!(net_for(&empty(20, 20, Rule::Freestyle)).is_some());
-        assert!(net_for(&empty(20, 20, Rule::Exact)).is_none());
-        assert!(net_for(&empty(19, 19, Rule::Freestyle)).is_none());
-        assert!(net_for(&empty(15, 16, Rule::Exact)).is_none());
-        assert!(net_for(&empty(15, 15, Rule::Renju)).is_some());
-        assert!(net_for(&empty(20, 20, Rule::Renju)).is_none());
-        for overline_wins in [false, true] {
-            let caro = Rule::Caro { overline_wins };
-            assert!(net_for(&empty(15, 15, caro)).is_some());
-            assert!(net_for(&empty(20, 20, caro)).is_none());
+        use BuiltInNet::*;
+        let caro = Rule::Caro {
+            overline_wins: false,
+        };
+        let caro8 = Rule::Caro {
+            overline_wins: true,
+        };
+        let cases: &[(Rule, usize, usize, Option<BuiltInNet>)] = &[
+            (Rule::Freestyle, 15, 15, Some(Freestyle)),
+            (Rule::Freestyle, 17, 17, Some(Freestyle)),
+            (Rule::Freestyle, 18, 18, None),
+            (Rule::Freestyle, 19, 19, Some(Freestyle20)),
+            (Rule::Freestyle, 20, 20, Some(Freestyle20)),
+            (Rule::Freestyle, 21, 21, None),
+            (Rule::Freestyle, 14, 14, None),
+            (Rule::Freestyle, 15, 16, None),
+            (Rule::Exact, 15, 15, Some(Exact)),
+            (Rule::Exact, 17, 17, Some(Exact)),
+            (Rule::Exact, 19, 19, None),
+            (Rule::Exact, 20, 20, Some(Freestyle20)),
+            (Rule::Renju, 15, 15, Some(Renju)),
+            (Rule::Renju, 20, 20, None),
+            (caro, 15, 15, Some(Caro)),
+            (caro8, 15, 15, Some(Caro)),
+            (caro, 20, 20, Some(Caro)),
+            (caro8, 17, 17, Some(Caro)),
+            (caro, 22, 22, None),
+            (caro, 20, 15, None),
+        ];
+        for &(rule, w, h, want) in cases {
+            assert_eq!(built_in_net(rule, w, h), want, "{rule} {w}x{h}");
+            let b = FastBoard::new(w, h, rule).unwrap();
+            assert_eq!(net_for(&b).is_some(), want.is_some(), "{rule} {w}x{h}");
         }
         // The blend: none of the network at 0 %, all of it at 100 %, halfway at 50 %.
         let b = board("h8i9i8j8g8");
