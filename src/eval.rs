@@ -123,6 +123,8 @@ pub enum BuiltInNet {
     Freestyle20,
     /// 15x15 exact-five caro.
     Caro,
+    /// 20x20 renju.
+    Renju20,
 }
 
 /// Which built-in network a `width` x `height` board under `rule` uses: only where that network
@@ -134,7 +136,8 @@ pub enum BuiltInNet {
 ///   and 20x20.
 /// * Exact five: the 15x15 network from 15x15 to 17x17 (+67 on 17x17; on 20x20 it gained
 ///   nothing), the 20x20 freestyle one on 20x20 (+113; on 17x17 it lost).
-/// * Renju: its network on 15x15 only (the 20x20 freestyle one gained nothing measurable there).
+/// * Renju: the 15x15 network on 15x15 only (on 20x20 it lost 315 Elo), the 20x20 one on 20x20
+///   (+65).
 /// * Caro, both variants: the caro network from 15x15 to 20x20 (+157 on 20x20).
 pub fn built_in_net(rule: Rule, width: usize, height: usize) -> Option<BuiltInNet> {
     let square = |lo: usize, hi: usize| width == height && (lo..=hi).contains(&width);
@@ -144,6 +147,7 @@ pub fn built_in_net(rule: Rule, width: usize, height: usize) -> Option<BuiltInNe
         Rule::Exact if square(15, 17) => Some(BuiltInNet::Exact),
         Rule::Exact if square(20, 20) => Some(BuiltInNet::Freestyle20),
         Rule::Renju if square(15, 15) => Some(BuiltInNet::Renju),
+        Rule::Renju if square(20, 20) => Some(BuiltInNet::Renju20),
         Rule::Caro { .. } if square(15, 20) => Some(BuiltInNet::Caro),
         _ => None,
     }
@@ -157,6 +161,7 @@ pub fn net_for(b: &FastBoard) -> Option<&'static Net> {
     static RENJU: std::sync::OnceLock<Net> = std::sync::OnceLock::new();
     static FREESTYLE20: std::sync::OnceLock<Net> = std::sync::OnceLock::new();
     static CARO: std::sync::OnceLock<Net> = std::sync::OnceLock::new();
+    static RENJU20: std::sync::OnceLock<Net> = std::sync::OnceLock::new();
     if let Some(n) = NET.get() {
         return Some(n);
     }
@@ -166,6 +171,7 @@ pub fn net_for(b: &FastBoard) -> Option<&'static Net> {
         BuiltInNet::Renju => (&RENJU, include_str!("../nets/renju.net")),
         BuiltInNet::Freestyle20 => (&FREESTYLE20, include_str!("../nets/freestyle20.net")),
         BuiltInNet::Caro => (&CARO, include_str!("../nets/caro.net")),
+        BuiltInNet::Renju20 => (&RENJU20, include_str!("../nets/renju20.net")),
     };
     Some(cell.get_or_init(|| Net::parse(text).expect("built-in network")))
 }
@@ -370,7 +376,8 @@ mod tests {
             (Rule::Exact, 19, 19, None),
             (Rule::Exact, 20, 20, Some(Freestyle20)),
             (Rule::Renju, 15, 15, Some(Renju)),
-            (Rule::Renju, 20, 20, None),
+            (Rule::Renju, 20, 20, Some(Renju20)),
+            (Rule::Renju, 17, 17, None),
             (caro, 15, 15, Some(Caro)),
             (caro8, 15, 15, Some(Caro)),
             (caro, 20, 20, Some(Caro)),
