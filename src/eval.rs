@@ -132,8 +132,8 @@ pub enum BuiltInNet {
 /// session). Elsewhere a network can lose badly (the renju network on 20x20 renju: -315 Elo; the
 /// 20x20 freestyle network on 17x17: -105), so other boards get none.
 ///
-/// * Freestyle: the 15x15 network from 15x15 to 17x17 (+62 on 17x17), the 20x20 one on 19x19
-///   and 20x20.
+/// * Freestyle: the 15x15 network from 15x15 to 18x18 (+62 on 17x17, +68 on 18x18), the 20x20
+///   one on 19x19 and 20x20.
 /// * Exact five: the 15x15 network from 15x15 to 17x17 (+67 on 17x17; on 20x20 it gained
 ///   nothing), the 20x20 freestyle one on 20x20 (+113; on 17x17 it lost).
 /// * Renju: the 15x15 network on 15x15 only (on 20x20 it lost 315 Elo), the 20x20 one on 20x20
@@ -142,7 +142,7 @@ pub enum BuiltInNet {
 pub fn built_in_net(rule: Rule, width: usize, height: usize) -> Option<BuiltInNet> {
     let square = |lo: usize, hi: usize| width == height && (lo..=hi).contains(&width);
     match rule {
-        Rule::Freestyle if square(15, 17) => Some(BuiltInNet::Freestyle),
+        Rule::Freestyle if square(15, 18) => Some(BuiltInNet::Freestyle),
         Rule::Freestyle if square(19, 20) => Some(BuiltInNet::Freestyle20),
         Rule::Exact if square(15, 17) => Some(BuiltInNet::Exact),
         Rule::Exact if square(20, 20) => Some(BuiltInNet::Freestyle20),
@@ -365,7 +365,7 @@ mod tests {
         let cases: &[(Rule, usize, usize, Option<BuiltInNet>)] = &[
             (Rule::Freestyle, 15, 15, Some(Freestyle)),
             (Rule::Freestyle, 17, 17, Some(Freestyle)),
-            (Rule::Freestyle, 18, 18, None),
+            (Rule::Freestyle, 18, 18, Some(Freestyle)),
             (Rule::Freestyle, 19, 19, Some(Freestyle20)),
             (Rule::Freestyle, 20, 20, Some(Freestyle20)),
             (Rule::Freestyle, 21, 21, None),
