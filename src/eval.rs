@@ -135,7 +135,7 @@ pub enum BuiltInNet {
 /// * Freestyle: the 15x15 network from 15x15 to 18x18 (+62 on 17x17, +68 on 18x18), the 20x20
 ///   one on 19x19 and 20x20.
 /// * Exact five: the 15x15 network from 15x15 to 17x17 (+67 on 17x17; on 20x20 it gained
-///   nothing), the 20x20 freestyle one on 20x20 (+113; on 17x17 it lost).
+///   nothing), the 20x20 freestyle one on 19x19 (+42) and 20x20 (+113; on 17x17 it lost).
 /// * Renju: the 15x15 network on 15x15 only (on 20x20 it lost 315 Elo), the 20x20 one on 20x20
 ///   (+65).
 /// * Caro, both variants: the caro network from 15x15 to 20x20 (+157 on 20x20).
@@ -145,7 +145,7 @@ pub fn built_in_net(rule: Rule, width: usize, height: usize) -> Option<BuiltInNe
         Rule::Freestyle if square(15, 18) => Some(BuiltInNet::Freestyle),
         Rule::Freestyle if square(19, 20) => Some(BuiltInNet::Freestyle20),
         Rule::Exact if square(15, 17) => Some(BuiltInNet::Exact),
-        Rule::Exact if square(20, 20) => Some(BuiltInNet::Freestyle20),
+        Rule::Exact if square(19, 20) => Some(BuiltInNet::Freestyle20),
         Rule::Renju if square(15, 15) => Some(BuiltInNet::Renju),
         Rule::Renju if square(20, 20) => Some(BuiltInNet::Renju20),
         Rule::Caro { .. } if square(15, 20) => Some(BuiltInNet::Caro),
@@ -373,7 +373,8 @@ mod tests {
             (Rule::Freestyle, 15, 16, None),
             (Rule::Exact, 15, 15, Some(Exact)),
             (Rule::Exact, 17, 17, Some(Exact)),
-            (Rule::Exact, 19, 19, None),
+            (Rule::Exact, 19, 19, Some(Freestyle20)),
+            (Rule::Exact, 18, 18, None),
             (Rule::Exact, 20, 20, Some(Freestyle20)),
             (Rule::Renju, 15, 15, Some(Renju)),
             (Rule::Renju, 20, 20, Some(Renju20)),
