@@ -144,7 +144,7 @@ pub fn built_in_net(rule: Rule, width: usize, height: usize) -> Option<BuiltInNe
     match rule {
         Rule::Freestyle if square(15, 18) => Some(BuiltInNet::Freestyle),
         Rule::Freestyle if square(19, 20) => Some(BuiltInNet::Freestyle20),
-        Rule::Exact if square(15, 17) => Some(BuiltInNet::Exact),
+        Rule::Exact if square(15, 18) => Some(BuiltInNet::Exact),
         Rule::Exact if square(19, 20) => Some(BuiltInNet::Freestyle20),
         Rule::Renju if square(15, 15) => Some(BuiltInNet::Renju),
         Rule::Renju if square(20, 20) => Some(BuiltInNet::Renju20),
@@ -374,7 +374,7 @@ mod tests {
             (Rule::Exact, 15, 15, Some(Exact)),
             (Rule::Exact, 17, 17, Some(Exact)),
             (Rule::Exact, 19, 19, Some(Freestyle20)),
-            (Rule::Exact, 18, 18, None),
+            (Rule::Exact, 18, 18, Some(Exact)),
             (Rule::Exact, 20, 20, Some(Freestyle20)),
             (Rule::Renju, 15, 15, Some(Renju)),
             (Rule::Renju, 20, 20, Some(Renju20)),
