@@ -132,19 +132,21 @@ pub enum BuiltInNet {
 /// session). Elsewhere a network can lose badly (the renju network on 20x20 renju: -315 Elo; the
 /// 20x20 freestyle network on 17x17: -105), so other boards get none.
 ///
-/// * Freestyle: the 15x15 network from 15x15 to 18x18 (+62 on 17x17, +68 on 18x18), the 20x20
-///   one on 19x19 and 20x20.
-/// * Exact five: the 15x15 network from 15x15 to 17x17 (+67 on 17x17; on 20x20 it gained
-///   nothing), the 20x20 freestyle one on 19x19 (+42) and 20x20 (+113; on 17x17 it lost).
+/// * Freestyle: the 15x15 network from 10x10 to 18x18 (+19 on 10x10, where most games are
+///   drawn, +45 on 12x12, +81 on 14x14, +62 on 17x17, +68 on 18x18), the 20x20 one on 19x19
+///   and 20x20.
+/// * Exact five: the 15x15 network from 12x12 to 18x18 (+49 on 12x12, +79 on 14x14, +67 on
+///   17x17, +40 on 18x18; on 10x10 and 20x20 it gained nothing), the 20x20 freestyle one on 19x19 (+42)
+///   and 20x20 (+113; on 17x17 and 18x18 it lost).
 /// * Renju: the 15x15 network on 15x15 only (on 20x20 it lost 315 Elo), the 20x20 one on 20x20
 ///   (+65).
 /// * Caro, both variants: the caro network from 15x15 to 20x20 (+157 on 20x20).
 pub fn built_in_net(rule: Rule, width: usize, height: usize) -> Option<BuiltInNet> {
     let square = |lo: usize, hi: usize| width == height && (lo..=hi).contains(&width);
     match rule {
-        Rule::Freestyle if square(15, 18) => Some(BuiltInNet::Freestyle),
+        Rule::Freestyle if square(10, 18) => Some(BuiltInNet::Freestyle),
         Rule::Freestyle if square(19, 20) => Some(BuiltInNet::Freestyle20),
-        Rule::Exact if square(15, 18) => Some(BuiltInNet::Exact),
+        Rule::Exact if square(12, 18) => Some(BuiltInNet::Exact),
         Rule::Exact if square(19, 20) => Some(BuiltInNet::Freestyle20),
         Rule::Renju if square(15, 15) => Some(BuiltInNet::Renju),
         Rule::Renju if square(20, 20) => Some(BuiltInNet::Renju20),
@@ -369,7 +371,11 @@ mod tests {
             (Rule::Freestyle, 19, 19, Some(Freestyle20)),
             (Rule::Freestyle, 20, 20, Some(Freestyle20)),
             (Rule::Freestyle, 21, 21, None),
-            (Rule::Freestyle, 14, 14, None),
+            (Rule::Freestyle, 14, 14, Some(Freestyle)),
+            (Rule::Freestyle, 10, 10, Some(Freestyle)),
+            (Rule::Freestyle, 9, 9, None),
+            (Rule::Exact, 12, 12, Some(Exact)),
+            (Rule::Exact, 11, 11, None),
             (Rule::Freestyle, 15, 16, None),
             (Rule::Exact, 15, 15, Some(Exact)),
             (Rule::Exact, 17, 17, Some(Exact)),
@@ -378,7 +384,7 @@ mod tests {
             (Rule::Exact, 20, 20, Some(Freestyle20)),
             (Rule::Renju, 15, 15, Some(Renju)),
             (Rule::Renju, 20, 20, Some(Renju20)),
-            (Rule::Renju, 17, 17, None),
+            (Rule::Renju, 14, 14, None),
             (caro, 15, 15, Some(Caro)),
             (caro8, 15, 15, Some(Caro)),
             (caro, 20, 20, Some(Caro)),
