@@ -125,6 +125,8 @@ pub enum BuiltInNet {
     Caro,
     /// 20x20 renju.
     Renju20,
+    /// 15x15 and 20x20 renju games together, for the sizes between.
+    RenjuMixed,
 }
 
 /// Which built-in network a `width` x `height` board under `rule` uses: only where that network
@@ -138,8 +140,9 @@ pub enum BuiltInNet {
 /// * Exact five: the 15x15 network from 12x12 to 18x18 (+49 on 12x12, +79 on 14x14, +67 on
 ///   17x17, +40 on 18x18; on 10x10 and 20x20 it gained nothing), the 20x20 freestyle one on 19x19 (+42)
 ///   and 20x20 (+113; on 17x17 and 18x18 it lost).
-/// * Renju: the 15x15 network on 15x15 only (on 20x20 it lost 315 Elo), the 20x20 one on 20x20
-///   (+65).
+/// * Renju: the 15x15 network on 15x15 only (on 20x20 it lost 315 Elo, on 17x17 127), the
+///   20x20 one on 20x20 (+65), and the one fitted on both boards' games in between, from 16x16
+///   to 19x19 (+48 on 16x16, +31 on 17x17, +35 on 18x18, +61 on 19x19).
 /// * Caro, both variants: the caro network from 15x15 to 20x20 (+157 on 20x20).
 pub fn built_in_net(rule: Rule, width: usize, height: usize) -> Option<BuiltInNet> {
     let square = |lo: usize, hi: usize| width == height && (lo..=hi).contains(&width);
@@ -150,6 +153,7 @@ pub fn built_in_net(rule: Rule, width: usize, height: usize) -> Option<BuiltInNe
         Rule::Exact if square(19, 20) => Some(BuiltInNet::Freestyle20),
         Rule::Renju if square(15, 15) => Some(BuiltInNet::Renju),
         Rule::Renju if square(20, 20) => Some(BuiltInNet::Renju20),
+        Rule::Renju if square(16, 19) => Some(BuiltInNet::RenjuMixed),
         Rule::Caro { .. } if square(15, 20) => Some(BuiltInNet::Caro),
         _ => None,
     }
@@ -164,6 +168,7 @@ pub fn net_for(b: &FastBoard) -> Option<&'static Net> {
     static FREESTYLE20: std::sync::OnceLock<Net> = std::sync::OnceLock::new();
     static CARO: std::sync::OnceLock<Net> = std::sync::OnceLock::new();
     static RENJU20: std::sync::OnceLock<Net> = std::sync::OnceLock::new();
+    static RENJU_MIXED: std::sync::OnceLock<Net> = std::sync::OnceLock::new();
     if let Some(n) = NET.get() {
         return Some(n);
     }
@@ -174,6 +179,7 @@ pub fn net_for(b: &FastBoard) -> Option<&'static Net> {
         BuiltInNet::Freestyle20 => (&FREESTYLE20, include_str!("../nets/freestyle20.net")),
         BuiltInNet::Caro => (&CARO, include_str!("../nets/caro.net")),
         BuiltInNet::Renju20 => (&RENJU20, include_str!("../nets/renju20.net")),
+        BuiltInNet::RenjuMixed => (&RENJU_MIXED, include_str!("../nets/renju-mixed.net")),
     };
     Some(cell.get_or_init(|| Net::parse(text).expect("built-in network")))
 }
@@ -385,6 +391,10 @@ mod tests {
             (Rule::Renju, 15, 15, Some(Renju)),
             (Rule::Renju, 20, 20, Some(Renju20)),
             (Rule::Renju, 14, 14, None),
+            (Rule::Renju, 16, 16, Some(RenjuMixed)),
+            (Rule::Renju, 18, 18, Some(RenjuMixed)),
+            (Rule::Renju, 19, 19, Some(RenjuMixed)),
+            (Rule::Renju, 16, 18, None),
             (caro, 15, 15, Some(Caro)),
             (caro8, 15, 15, Some(Caro)),
             (caro, 20, 20, Some(Caro)),
