@@ -131,32 +131,35 @@ pub enum BuiltInNet {
 
 /// Which built-in network a `width` x `height` board under `rule` uses: only where that network
 /// gained against the pattern evaluation alone in self-play (README, "Measured", twenty-fifth
-/// session). Elsewhere a network can lose badly (the renju network on 20x20 renju: -315 Elo; the
-/// 20x20 freestyle network on 17x17: -105), so other boards get none.
+/// and twenty-sixth sessions). Elsewhere a network can lose badly (the renju network on 20x20
+/// renju: -315 Elo; the 20x20 freestyle network on 17x17: -105), so other boards get none.
+/// A rectangle gets the network that both its sides would get as squares (freestyle 15x18:
+/// +44; caro 20x15: +173), else none.
 ///
 /// * Freestyle: the 15x15 network from 10x10 to 18x18 (+19 on 10x10, where most games are
 ///   drawn, +45 on 12x12, +81 on 14x14, +62 on 17x17, +68 on 18x18), the 20x20 one on 19x19
 ///   and 20x20.
 /// * Exact five: the 15x15 network from 12x12 to 18x18 (+49 on 12x12, +79 on 14x14, +67 on
-///   17x17, +40 on 18x18; on 10x10 and 20x20 it gained nothing), the 20x20 freestyle one on 19x19 (+42)
-///   and 20x20 (+113; on 17x17 and 18x18 it lost).
+///   17x17, +40 on 18x18; on 10x10 and 20x20 it gained nothing), the 20x20 freestyle one on
+///   19x19 (+42) and 20x20 (+113; on 17x17 and 18x18 it lost).
 /// * Renju: the 15x15 network on 15x15 only (on 20x20 it lost 315 Elo, on 17x17 127), the
 ///   20x20 one on 20x20 (+65), and the one fitted on both boards' games in between, from 16x16
 ///   to 19x19 (+48 on 16x16, +31 on 17x17, +35 on 18x18, +61 on 19x19).
 /// * Caro, both variants: the caro network from 15x15 to 20x20 (+157 on 20x20).
 pub fn built_in_net(rule: Rule, width: usize, height: usize) -> Option<BuiltInNet> {
-    let square = |lo: usize, hi: usize| width == height && (lo..=hi).contains(&width);
-    match rule {
-        Rule::Freestyle if square(10, 18) => Some(BuiltInNet::Freestyle),
-        Rule::Freestyle if square(19, 20) => Some(BuiltInNet::Freestyle20),
-        Rule::Exact if square(12, 18) => Some(BuiltInNet::Exact),
-        Rule::Exact if square(19, 20) => Some(BuiltInNet::Freestyle20),
-        Rule::Renju if square(15, 15) => Some(BuiltInNet::Renju),
-        Rule::Renju if square(20, 20) => Some(BuiltInNet::Renju20),
-        Rule::Renju if square(16, 19) => Some(BuiltInNet::RenjuMixed),
-        Rule::Caro { .. } if square(15, 20) => Some(BuiltInNet::Caro),
+    let side = |n: usize| match (rule, n) {
+        (Rule::Freestyle, 10..=18) => Some(BuiltInNet::Freestyle),
+        (Rule::Freestyle, 19..=20) => Some(BuiltInNet::Freestyle20),
+        (Rule::Exact, 12..=18) => Some(BuiltInNet::Exact),
+        (Rule::Exact, 19..=20) => Some(BuiltInNet::Freestyle20),
+        (Rule::Renju, 15) => Some(BuiltInNet::Renju),
+        (Rule::Renju, 16..=19) => Some(BuiltInNet::RenjuMixed),
+        (Rule::Renju, 20) => Some(BuiltInNet::Renju20),
+        (Rule::Caro { .. }, 15..=20) => Some(BuiltInNet::Caro),
         _ => None,
-    }
+    };
+    let net = side(width)?;
+    (side(height)? == net).then_some(net)
 }
 
 /// The network the search on `b` uses: the one [`set_net`] installed, else the built-in one
@@ -382,7 +385,12 @@ mod tests {
             (Rule::Freestyle, 9, 9, None),
             (Rule::Exact, 12, 12, Some(Exact)),
             (Rule::Exact, 11, 11, None),
-            (Rule::Freestyle, 15, 16, None),
+            (Rule::Freestyle, 15, 18, Some(Freestyle)),
+            (Rule::Freestyle, 20, 19, Some(Freestyle20)),
+            (Rule::Freestyle, 15, 20, None),
+            (Rule::Exact, 12, 9, None),
+            (Rule::Renju, 15, 16, None),
+            (Rule::Renju, 16, 19, Some(RenjuMixed)),
             (Rule::Exact, 15, 15, Some(Exact)),
             (Rule::Exact, 17, 17, Some(Exact)),
             (Rule::Exact, 19, 19, Some(Freestyle20)),
@@ -394,13 +402,14 @@ mod tests {
             (Rule::Renju, 16, 16, Some(RenjuMixed)),
             (Rule::Renju, 18, 18, Some(RenjuMixed)),
             (Rule::Renju, 19, 19, Some(RenjuMixed)),
-            (Rule::Renju, 16, 18, None),
             (caro, 15, 15, Some(Caro)),
             (caro8, 15, 15, Some(Caro)),
             (caro, 20, 20, Some(Caro)),
             (caro8, 17, 17, Some(Caro)),
             (caro, 22, 22, None),
-            (caro, 20, 15, None),
+            (caro, 20, 15, Some(Caro)),
+            (caro8, 15, 17, Some(Caro)),
+            (caro, 21, 15, None),
         ];
         for &(rule, w, h, want) in cases {
             assert_eq!(built_in_net(rule, w, h), want, "{rule} {w}x{h}");
