@@ -137,8 +137,8 @@ pub enum BuiltInNet {
 /// +44; caro 20x15: +173), else none.
 ///
 /// * Freestyle: the 15x15 network from 10x10 to 18x18 (+19 on 10x10, where most games are
-///   drawn, +45 on 12x12, +81 on 14x14, +62 on 17x17, +68 on 18x18), the 20x20 one on 19x19
-///   and 20x20.
+///   drawn, +45 on 12x12, +81 on 14x14, +62 on 17x17, +68 on 18x18), the 20x20 one from
+///   19x19 to 22x22 (+80 on 19x19, +63 on 22x22).
 /// * Exact five: the 15x15 network from 12x12 to 18x18 (+49 on 12x12, +79 on 14x14, +67 on
 ///   17x17, +40 on 18x18; on 10x10 and 20x20 it gained nothing), the 20x20 freestyle one on
 ///   19x19 (+42) and 20x20 (+113; on 17x17 and 18x18 it lost).
@@ -149,7 +149,7 @@ pub enum BuiltInNet {
 pub fn built_in_net(rule: Rule, width: usize, height: usize) -> Option<BuiltInNet> {
     let side = |n: usize| match (rule, n) {
         (Rule::Freestyle, 10..=18) => Some(BuiltInNet::Freestyle),
-        (Rule::Freestyle, 19..=20) => Some(BuiltInNet::Freestyle20),
+        (Rule::Freestyle, 19..=22) => Some(BuiltInNet::Freestyle20),
         (Rule::Exact, 12..=18) => Some(BuiltInNet::Exact),
         (Rule::Exact, 19..=20) => Some(BuiltInNet::Freestyle20),
         (Rule::Renju, 15) => Some(BuiltInNet::Renju),
@@ -379,7 +379,9 @@ mod tests {
             (Rule::Freestyle, 18, 18, Some(Freestyle)),
             (Rule::Freestyle, 19, 19, Some(Freestyle20)),
             (Rule::Freestyle, 20, 20, Some(Freestyle20)),
-            (Rule::Freestyle, 21, 21, None),
+            (Rule::Freestyle, 21, 21, Some(Freestyle20)),
+            (Rule::Freestyle, 22, 22, Some(Freestyle20)),
+            (Rule::Freestyle, 23, 23, None),
             (Rule::Freestyle, 14, 14, Some(Freestyle)),
             (Rule::Freestyle, 10, 10, Some(Freestyle)),
             (Rule::Freestyle, 9, 9, None),
