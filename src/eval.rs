@@ -145,7 +145,7 @@ pub enum BuiltInNet {
 /// * Renju: the 15x15 network on 15x15 only (on 20x20 it lost 315 Elo, on 17x17 127), the
 ///   20x20 one on 20x20 (+65), and the one fitted on both boards' games in between, from 16x16
 ///   to 19x19 (+48 on 16x16, +31 on 17x17, +35 on 18x18, +61 on 19x19).
-/// * Caro, both variants: the caro network from 15x15 to 20x20 (+157 on 20x20).
+/// * Caro, both variants: the caro network from 14x14 to 20x20 (+47 on 14x14, +157 on 20x20).
 pub fn built_in_net(rule: Rule, width: usize, height: usize) -> Option<BuiltInNet> {
     let side = |n: usize| match (rule, n) {
         (Rule::Freestyle, 10..=18) => Some(BuiltInNet::Freestyle),
@@ -155,7 +155,7 @@ pub fn built_in_net(rule: Rule, width: usize, height: usize) -> Option<BuiltInNe
         (Rule::Renju, 15) => Some(BuiltInNet::Renju),
         (Rule::Renju, 16..=19) => Some(BuiltInNet::RenjuMixed),
         (Rule::Renju, 20) => Some(BuiltInNet::Renju20),
-        (Rule::Caro { .. }, 15..=20) => Some(BuiltInNet::Caro),
+        (Rule::Caro { .. }, 14..=20) => Some(BuiltInNet::Caro),
         _ => None,
     };
     let net = side(width)?;
@@ -409,6 +409,8 @@ mod tests {
             (caro, 20, 20, Some(Caro)),
             (caro8, 17, 17, Some(Caro)),
             (caro, 22, 22, None),
+            (caro, 14, 14, Some(Caro)),
+            (caro8, 13, 13, None),
             (caro, 20, 15, Some(Caro)),
             (caro8, 15, 17, Some(Caro)),
             (caro, 21, 15, None),
