@@ -162,29 +162,37 @@ pub fn built_in_net(rule: Rule, width: usize, height: usize) -> Option<BuiltInNe
     (side(height)? == net).then_some(net)
 }
 
+impl BuiltInNet {
+    /// How many there are (the length of [`net_for`]'s table): the last one's index plus one.
+    const COUNT: usize = BuiltInNet::RenjuMixed as usize + 1;
+
+    /// The network's text form, compiled into the binary.
+    fn text(self) -> &'static str {
+        match self {
+            BuiltInNet::Freestyle => include_str!("../nets/freestyle.net"),
+            BuiltInNet::Exact => include_str!("../nets/standard.net"),
+            BuiltInNet::Renju => include_str!("../nets/renju.net"),
+            BuiltInNet::Freestyle20 => include_str!("../nets/freestyle20.net"),
+            BuiltInNet::Caro => include_str!("../nets/caro.net"),
+            BuiltInNet::Renju20 => include_str!("../nets/renju20.net"),
+            BuiltInNet::RenjuMixed => include_str!("../nets/renju-mixed.net"),
+        }
+    }
+}
+
 /// The network the search on `b` uses: the one [`set_net`] installed, else the built-in one
-/// that [`built_in_net`] gives its rule and board, if any.
+/// that [`built_in_net`] gives its rule and board, if any (parsed once per process).
 pub fn net_for(b: &FastBoard) -> Option<&'static Net> {
-    static FREESTYLE: std::sync::OnceLock<Net> = std::sync::OnceLock::new();
-    static EXACT: std::sync::OnceLock<Net> = std::sync::OnceLock::new();
-    static RENJU: std::sync::OnceLock<Net> = std::sync::OnceLock::new();
-    static FREESTYLE20: std::sync::OnceLock<Net> = std::sync::OnceLock::new();
-    static CARO: std::sync::OnceLock<Net> = std::sync::OnceLock::new();
-    static RENJU20: std::sync::OnceLock<Net> = std::sync::OnceLock::new();
-    static RENJU_MIXED: std::sync::OnceLock<Net> = std::sync::OnceLock::new();
+    static BUILT_IN: [std::sync::OnceLock<Net>; BuiltInNet::COUNT] =
+        [const { std::sync::OnceLock::new() }; BuiltInNet::COUNT];
     if let Some(n) = NET.get() {
         return Some(n);
     }
-    let (cell, text) = match built_in_net(b.rule(), b.width(), b.height())? {
-        BuiltInNet::Freestyle => (&FREESTYLE, include_str!("../nets/freestyle.net")),
-        BuiltInNet::Exact => (&EXACT, include_str!("../nets/standard.net")),
-        BuiltInNet::Renju => (&RENJU, include_str!("../nets/renju.net")),
-        BuiltInNet::Freestyle20 => (&FREESTYLE20, include_str!("../nets/freestyle20.net")),
-        BuiltInNet::Caro => (&CARO, include_str!("../nets/caro.net")),
-        BuiltInNet::Renju20 => (&RENJU20, include_str!("../nets/renju20.net")),
-        BuiltInNet::RenjuMixed => (&RENJU_MIXED, include_str!("../nets/renju-mixed.net")),
-    };
-    Some(cell.get_or_init(|| Net::parse(text).expect("built-in network")))
+    let which = built_in_net(b.rule(), b.width(), b.height())?;
+    Some(
+        BUILT_IN[which as usize]
+            .get_or_init(|| Net::parse(which.text()).expect("built-in network")),
+    )
 }
 
 /// Percent of the network's value in the static value the search uses; the rest is the
@@ -385,19 +393,19 @@ mod tests {
             (Rule::Freestyle, 14, 14, Some(Freestyle)),
             (Rule::Freestyle, 10, 10, Some(Freestyle)),
             (Rule::Freestyle, 9, 9, None),
-            (Rule::Exact, 12, 12, Some(Exact)),
-            (Rule::Exact, 11, 11, None),
             (Rule::Freestyle, 15, 18, Some(Freestyle)),
             (Rule::Freestyle, 20, 19, Some(Freestyle20)),
             (Rule::Freestyle, 15, 20, None),
+            (Rule::Exact, 12, 12, Some(Exact)),
+            (Rule::Exact, 11, 11, None),
             (Rule::Exact, 12, 9, None),
-            (Rule::Renju, 15, 16, None),
-            (Rule::Renju, 16, 19, Some(RenjuMixed)),
             (Rule::Exact, 15, 15, Some(Exact)),
             (Rule::Exact, 17, 17, Some(Exact)),
             (Rule::Exact, 19, 19, Some(Freestyle20)),
             (Rule::Exact, 18, 18, Some(Exact)),
             (Rule::Exact, 20, 20, Some(Freestyle20)),
+            (Rule::Renju, 15, 16, None),
+            (Rule::Renju, 16, 19, Some(RenjuMixed)),
             (Rule::Renju, 15, 15, Some(Renju)),
             (Rule::Renju, 20, 20, Some(Renju20)),
             (Rule::Renju, 14, 14, None),
