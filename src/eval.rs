@@ -125,37 +125,40 @@ pub enum BuiltInNet {
     Caro,
     /// 20x20 renju.
     Renju20,
-    /// 15x15 and 20x20 renju games together, for the sizes between.
+    /// 15x15 and 20x20 renju games together, for the other sizes from 16x16 to 22x22.
     RenjuMixed,
 }
 
 /// Which built-in network a `width` x `height` board under `rule` uses: only where that network
 /// gained against the pattern evaluation alone in self-play (README, "Measured", twenty-fifth
-/// and twenty-sixth sessions). Elsewhere a network can lose badly (the renju network on 20x20
-/// renju: -315 Elo; the 20x20 freestyle network on 17x17: -105), so other boards get none.
-/// A rectangle gets the network that both its sides would get as squares (freestyle 15x18:
-/// +44; caro 20x15: +173), else none.
+/// to twenty-seventh sessions). Elsewhere a network can lose badly (the renju network on 20x20
+/// renju: -315 Elo; the 20x20 renju network on 22x22: -271; the 20x20 freestyle network on
+/// 17x17: -105), so other boards get none. A rectangle gets the network that both its sides
+/// would get as squares (freestyle 15x18: +44; caro 20x15: +173), else none.
 ///
 /// * Freestyle: the 15x15 network from 10x10 to 18x18 (+19 on 10x10, where most games are
 ///   drawn, +45 on 12x12, +81 on 14x14, +62 on 17x17, +68 on 18x18), the 20x20 one from
 ///   19x19 to 22x22 (+80 on 19x19, +63 on 22x22).
 /// * Exact five: the 15x15 network from 12x12 to 18x18 (+49 on 12x12, +79 on 14x14, +67 on
-///   17x17, +40 on 18x18; on 10x10 and 20x20 it gained nothing), the 20x20 freestyle one on
-///   19x19 (+42) and 20x20 (+113; on 17x17 and 18x18 it lost).
+///   17x17, +40 on 18x18; on 10x10 and 20x20 it gained nothing), the 20x20 freestyle one from
+///   19x19 to 22x22 (+42 on 19x19, +113 on 20x20, +90 on 21x21, +70 on 22x22; on 17x17 and
+///   18x18 it lost).
 /// * Renju: the 15x15 network on 15x15 only (on 20x20 it lost 315 Elo, on 17x17 127), the
-///   20x20 one on 20x20 (+65), and the one fitted on both boards' games in between, from 16x16
-///   to 19x19 (+48 on 16x16, +31 on 17x17, +35 on 18x18, +61 on 19x19).
-/// * Caro, both variants: the caro network from 14x14 to 20x20 (+47 on 14x14, +157 on 20x20).
+///   20x20 one on 20x20 only (+65; on 22x22 -271), and the one fitted on both boards' games on
+///   the others from 16x16 to 22x22 (+48 on 16x16, +31 on 17x17, +35 on 18x18, +61 on 19x19,
+///   +49 on 22x22).
+/// * Caro, both variants: the caro network from 14x14 to 22x22 (+47 on 14x14, +157 on 20x20,
+///   +138 on 22x22; on 12x12, where most games are drawn, +10 ± 21).
 pub fn built_in_net(rule: Rule, width: usize, height: usize) -> Option<BuiltInNet> {
     let side = |n: usize| match (rule, n) {
         (Rule::Freestyle, 10..=18) => Some(BuiltInNet::Freestyle),
         (Rule::Freestyle, 19..=22) => Some(BuiltInNet::Freestyle20),
         (Rule::Exact, 12..=18) => Some(BuiltInNet::Exact),
-        (Rule::Exact, 19..=20) => Some(BuiltInNet::Freestyle20),
+        (Rule::Exact, 19..=22) => Some(BuiltInNet::Freestyle20),
         (Rule::Renju, 15) => Some(BuiltInNet::Renju),
-        (Rule::Renju, 16..=19) => Some(BuiltInNet::RenjuMixed),
+        (Rule::Renju, 16..=19 | 21..=22) => Some(BuiltInNet::RenjuMixed),
         (Rule::Renju, 20) => Some(BuiltInNet::Renju20),
-        (Rule::Caro { .. }, 14..=20) => Some(BuiltInNet::Caro),
+        (Rule::Caro { .. }, 14..=22) => Some(BuiltInNet::Caro),
         _ => None,
     };
     let net = side(width)?;
@@ -404,6 +407,9 @@ mod tests {
             (Rule::Exact, 19, 19, Some(Freestyle20)),
             (Rule::Exact, 18, 18, Some(Exact)),
             (Rule::Exact, 20, 20, Some(Freestyle20)),
+            (Rule::Exact, 22, 22, Some(Freestyle20)),
+            (Rule::Exact, 23, 23, None),
+            (Rule::Exact, 22, 15, None),
             (Rule::Renju, 15, 16, None),
             (Rule::Renju, 16, 19, Some(RenjuMixed)),
             (Rule::Renju, 15, 15, Some(Renju)),
@@ -412,16 +418,25 @@ mod tests {
             (Rule::Renju, 16, 16, Some(RenjuMixed)),
             (Rule::Renju, 18, 18, Some(RenjuMixed)),
             (Rule::Renju, 19, 19, Some(RenjuMixed)),
+            (Rule::Renju, 21, 21, Some(RenjuMixed)),
+            (Rule::Renju, 22, 22, Some(RenjuMixed)),
+            (Rule::Renju, 23, 23, None),
+            (Rule::Renju, 20, 22, None),
+            (Rule::Renju, 19, 21, Some(RenjuMixed)),
             (caro, 15, 15, Some(Caro)),
             (caro8, 15, 15, Some(Caro)),
             (caro, 20, 20, Some(Caro)),
             (caro8, 17, 17, Some(Caro)),
-            (caro, 22, 22, None),
+            (caro, 22, 22, Some(Caro)),
+            (caro8, 21, 21, Some(Caro)),
+            (caro, 23, 23, None),
+            (caro, 12, 12, None),
             (caro, 14, 14, Some(Caro)),
             (caro8, 13, 13, None),
             (caro, 20, 15, Some(Caro)),
             (caro8, 15, 17, Some(Caro)),
-            (caro, 21, 15, None),
+            (caro, 21, 15, Some(Caro)),
+            (caro, 23, 15, None),
         ];
         for &(rule, w, h, want) in cases {
             assert_eq!(built_in_net(rule, w, h), want, "{rule} {w}x{h}");
