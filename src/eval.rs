@@ -9,7 +9,7 @@
 
 use crate::board::fast::FastBoard;
 use crate::board::pattern::Threat;
-use crate::types::Rule;
+use crate::types::{Color, Rule};
 
 /// Weight of the side to move's own potential relative to the opponent's, in 1/16ths: having the
 /// move is worth about a quarter more.
@@ -125,49 +125,65 @@ pub enum BuiltInNet {
     Caro,
     /// 20x20 renju.
     Renju20,
-    /// 15x15 and 20x20 renju games together, for the other sizes from 16x16 to 22x22.
+    /// 15x15 and 20x20 renju games together, for the sizes between them.
     RenjuMixed,
 }
 
 /// Which built-in network a `width` x `height` board under `rule` uses: only where that network
 /// gained against the pattern evaluation alone in self-play (README, "Measured", twenty-fifth
-/// to twenty-seventh sessions). Elsewhere a network can lose badly (the renju network on 20x20
-/// renju: -315 Elo; the 20x20 renju network on 22x22: -271; the 20x20 freestyle network on
-/// 17x17: -105), so other boards get none. A rectangle gets the network that both its sides
-/// would get as squares (freestyle 15x18: +44; caro 20x15: +173), else none.
+/// to twenty-eighth sessions). Off its own board a network's inputs are moved to that board
+/// ([`SizeShift`]); without that it lost up to 315 Elo a few sizes away, with it the 20x20
+/// networks gain on 28x28 and 40x40 as on 20x20. A rectangle whose sides would both get a
+/// network as squares gets the one of its longer side (freestyle 15x18: +44; caro 20x15:
+/// +173; freestyle 15x20: +85 with the 20x20 network, +61 with the 15x15 one), else none.
 ///
 /// * Freestyle: the 15x15 network from 10x10 to 18x18 (+19 on 10x10, where most games are
-///   drawn, +45 on 12x12, +81 on 14x14, +62 on 17x17, +68 on 18x18), the 20x20 one from
-///   19x19 to 22x22 (+80 on 19x19, +63 on 22x22).
+///   drawn, +45 on 12x12, +81 on 14x14, +62 on 17x17, +68 on 18x18, and +51 more with the
+///   shift there), the 20x20 one from 19x19 up (+80 on 19x19, +63 on 22x22, +104 on 28x28,
+///   +85 on 40x40).
 /// * Exact five: the 15x15 network from 12x12 to 18x18 (+49 on 12x12, +79 on 14x14, +67 on
-///   17x17, +40 on 18x18; on 10x10 and 20x20 it gained nothing), the 20x20 freestyle one from
-///   19x19 to 22x22 (+42 on 19x19, +113 on 20x20, +90 on 21x21, +70 on 22x22; on 17x17 and
-///   18x18 it lost).
-/// * Renju: the 15x15 network on 15x15 only (on 20x20 it lost 315 Elo, on 17x17 127), the
-///   20x20 one on 20x20 only (+65; on 22x22 -271), and the one fitted on both boards' games on
-///   the others from 16x16 to 22x22 (+48 on 16x16, +31 on 17x17, +35 on 18x18, +61 on 19x19,
-///   +49 on 22x22).
-/// * Caro, both variants: the caro network from 14x14 to 22x22 (+47 on 14x14, +157 on 20x20,
-///   +138 on 22x22; on 12x12, where most games are drawn, +10 ± 21).
+///   17x17, +40 on 18x18; on 10x10 it gained nothing), the 20x20 freestyle one from 19x19 up
+///   (+42 on 19x19, +113 on 20x20, +90 on 21x21, +70 on 22x22 and +28 more with the shift
+///   there, +115 on 28x28).
+/// * Renju: the 15x15 network on 15x15, the 20x20 one from 20x20 up (+65 on 20x20; on 22x22
+///   +95 with the shift, -271 without; +110 on 28x28), and the one fitted on both boards'
+///   games from 16x16 to 19x19 (+48 on 16x16, +31 on 17x17, +35 on 18x18, +61 on 19x19; on
+///   18x18 the shifted 20x20 network scored -29 ± 37 against it). Below 15x15 none (the
+///   shifted 15x15 network on 14x14: +13 ± 30).
+/// * Caro, both variants: the caro network from 14x14 up (+47 on 14x14, +157 on 20x20 and
+///   +72 more with the shift there, +123 on 28x28; on 12x12, where most games are drawn,
+///   +10 ± 21).
 pub fn built_in_net(rule: Rule, width: usize, height: usize) -> Option<BuiltInNet> {
     let side = |n: usize| match (rule, n) {
         (Rule::Freestyle, 10..=18) => Some(BuiltInNet::Freestyle),
-        (Rule::Freestyle, 19..=22) => Some(BuiltInNet::Freestyle20),
+        (Rule::Freestyle, 19..) => Some(BuiltInNet::Freestyle20),
         (Rule::Exact, 12..=18) => Some(BuiltInNet::Exact),
-        (Rule::Exact, 19..=22) => Some(BuiltInNet::Freestyle20),
+        (Rule::Exact, 19..) => Some(BuiltInNet::Freestyle20),
         (Rule::Renju, 15) => Some(BuiltInNet::Renju),
-        (Rule::Renju, 16..=19 | 21..=22) => Some(BuiltInNet::RenjuMixed),
-        (Rule::Renju, 20) => Some(BuiltInNet::Renju20),
-        (Rule::Caro { .. }, 14..=22) => Some(BuiltInNet::Caro),
+        (Rule::Renju, 16..=19) => Some(BuiltInNet::RenjuMixed),
+        (Rule::Renju, 20..) => Some(BuiltInNet::Renju20),
+        (Rule::Caro { .. }, 14..) => Some(BuiltInNet::Caro),
         _ => None,
     };
-    let net = side(width)?;
-    (side(height)? == net).then_some(net)
+    side(width.min(height))?;
+    side(width.max(height))
 }
 
 impl BuiltInNet {
     /// How many there are (the length of [`net_for`]'s table): the last one's index plus one.
     const COUNT: usize = BuiltInNet::RenjuMixed as usize + 1;
+
+    /// The side of the square board the network was fitted on; `None` for the one fitted on
+    /// two sizes.
+    pub fn home(self) -> Option<usize> {
+        match self {
+            BuiltInNet::Freestyle | BuiltInNet::Exact | BuiltInNet::Renju | BuiltInNet::Caro => {
+                Some(15)
+            }
+            BuiltInNet::Freestyle20 | BuiltInNet::Renju20 => Some(20),
+            BuiltInNet::RenjuMixed => None,
+        }
+    }
 
     /// The network's text form, compiled into the binary.
     fn text(self) -> &'static str {
@@ -184,18 +200,21 @@ impl BuiltInNet {
 }
 
 /// The network the search on `b` uses: the one [`set_net`] installed, else the built-in one
-/// that [`built_in_net`] gives its rule and board, if any (parsed once per process).
-pub fn net_for(b: &FastBoard) -> Option<&'static Net> {
+/// that [`built_in_net`] gives its rule and board, if any (parsed once per process); with the
+/// side of the square board it was fitted on, when it was fitted on one size only and is
+/// built in (a network given by `RENSA_NET` has none).
+pub fn net_for(b: &FastBoard) -> Option<(&'static Net, Option<usize>)> {
     static BUILT_IN: [std::sync::OnceLock<Net>; BuiltInNet::COUNT] =
         [const { std::sync::OnceLock::new() }; BuiltInNet::COUNT];
     if let Some(n) = NET.get() {
-        return Some(n);
+        return Some((n, None));
     }
     let which = built_in_net(b.rule(), b.width(), b.height())?;
-    Some(
+    Some((
         BUILT_IN[which as usize]
             .get_or_init(|| Net::parse(which.text()).expect("built-in network")),
-    )
+        which.home(),
+    ))
 }
 
 /// Percent of the network's value in the static value the search uses; the rest is the
@@ -205,8 +224,62 @@ pub const NET_SHARE_PCT: i32 = 50;
 
 /// The static value `base` moved `pct` percent of the way to the network's value of `b`.
 #[inline]
-pub fn blend(net: &Net, b: &FastBoard, base: i32, pct: i32) -> i32 {
-    base + (net.value(b, base) - base) * pct / 100
+pub fn blend(net: &Net, b: &FastBoard, base: i32, pct: i32, shift: SizeShift) -> i32 {
+    base + (net.value_shifted(b, base, shift) - base) * pct / 100
+}
+
+/// What a network's inputs lose or gain on a board of another size than the one it was fitted
+/// on. Three inputs grow with the board's area whatever the position: the empty cells of the
+/// lowest threat class (every empty cell far from the stones is one), the score sums (each such
+/// cell adds its small score) and, through the score sums, the static value (the side to move's
+/// sum counts a quarter more). A network fitted on one board size has seen them only near that
+/// board's values, so one size off they move its hidden units far out of what it was fitted on
+/// (the renju networks lost 127 to 315 Elo one to five sizes away). The shift is the
+/// difference between the two empty boards, which is what the cells far from the stones
+/// contribute; added to a position's inputs it gives the inputs of the same stones on the
+/// network's own board, when they are not too near the edge.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SizeShift {
+    /// Added to the count of empty cells of threat class 1 (the result is kept at 0 or more).
+    pub cells: i32,
+    /// Added to each colour's score sum (indexed by [`Color::index`]).
+    pub score: [i32; 2],
+    /// Added to the static value when that colour is to move.
+    pub base: [i32; 2],
+}
+
+impl SizeShift {
+    /// No shift: the network's own board.
+    pub const NONE: SizeShift = SizeShift {
+        cells: 0,
+        score: [0; 2],
+        base: [0; 2],
+    };
+
+    /// The shift from a `width` x `height` board under `rule` to a `home` x `home` one
+    /// ([`SizeShift::NONE`] when either board cannot be built).
+    pub fn between(rule: Rule, width: usize, height: usize, home: usize) -> SizeShift {
+        let (Ok(here), Ok(there)) = (
+            FastBoard::new(width, height, rule),
+            FastBoard::new(home, home, rule),
+        ) else {
+            return SizeShift::NONE;
+        };
+        let low = Threat::from_u8(1);
+        let score = [Color::Black, Color::White].map(|c| there.score_sum(c) - here.score_sum(c));
+        let base = [Color::Black, Color::White].map(|me| {
+            let d = |b: &FastBoard| {
+                (b.score_sum(me) as i64 * INITIATIVE_16THS / 16 - b.score_sum(me.opponent()) as i64)
+                    / 4
+            };
+            (d(&there) - d(&here)) as i32
+        });
+        SizeShift {
+            cells: there.count(Color::Black, low) as i32 - here.count(Color::Black, low) as i32,
+            score,
+            base,
+        }
+    }
 }
 
 /// `ln(1 + n)` for the counts a board can hold.
@@ -264,16 +337,25 @@ impl Net {
 
     /// The network's value of `b` for the side to move, given its static value `base`.
     pub fn value(&self, b: &FastBoard, base: i32) -> i32 {
+        self.value_shifted(b, base, SizeShift::NONE)
+    }
+
+    /// As [`Net::value`], with the inputs that grow with the board's area moved by `shift` to
+    /// what they would be on the board the network was fitted on ([`SizeShift`]).
+    pub fn value_shifted(&self, b: &FastBoard, base: i32, shift: SizeShift) -> i32 {
         let me = b.side_to_move();
         let lt = log1p_table();
         let mut x = [0f32; NET_INPUTS];
-        x[0] = base as f32 / self.k;
+        x[0] = (base + shift.base[me.index()]) as f32 / self.k;
         for (s, c) in [me, me.opponent()].into_iter().enumerate() {
             for t in 1..=9u8 {
-                let n = b.count(c, Threat::from_u8(t)) as usize;
-                x[1 + s * 9 + (t as usize - 1)] = lt[n.min(511)];
+                let mut n = b.count(c, Threat::from_u8(t)) as i32;
+                if t == 1 {
+                    n = (n + shift.cells).max(0);
+                }
+                x[1 + s * 9 + (t as usize - 1)] = lt[(n as usize).min(511)];
             }
-            x[19 + s] = b.score_sum(c) as f32 / 1000.0;
+            x[19 + s] = (b.score_sum(c) + shift.score[c.index()]) as f32 / 1000.0;
         }
         let mut h = self.b1;
         let mut z = self.b2 + self.a * x[0];
@@ -293,7 +375,7 @@ impl Net {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pos::parse_algebraic;
+    use crate::pos::{parse_algebraic, Pos};
 
     fn board(moves: &str) -> FastBoard {
         let mut b = FastBoard::new(15, 15, Rule::Freestyle).unwrap();
@@ -392,13 +474,15 @@ mod tests {
             (Rule::Freestyle, 20, 20, Some(Freestyle20)),
             (Rule::Freestyle, 21, 21, Some(Freestyle20)),
             (Rule::Freestyle, 22, 22, Some(Freestyle20)),
-            (Rule::Freestyle, 23, 23, None),
+            (Rule::Freestyle, 23, 23, Some(Freestyle20)),
+            (Rule::Freestyle, 64, 64, Some(Freestyle20)),
+            (Rule::Freestyle, 9, 30, None),
             (Rule::Freestyle, 14, 14, Some(Freestyle)),
             (Rule::Freestyle, 10, 10, Some(Freestyle)),
             (Rule::Freestyle, 9, 9, None),
             (Rule::Freestyle, 15, 18, Some(Freestyle)),
             (Rule::Freestyle, 20, 19, Some(Freestyle20)),
-            (Rule::Freestyle, 15, 20, None),
+            (Rule::Freestyle, 15, 20, Some(Freestyle20)),
             (Rule::Exact, 12, 12, Some(Exact)),
             (Rule::Exact, 11, 11, None),
             (Rule::Exact, 12, 9, None),
@@ -408,9 +492,10 @@ mod tests {
             (Rule::Exact, 18, 18, Some(Exact)),
             (Rule::Exact, 20, 20, Some(Freestyle20)),
             (Rule::Exact, 22, 22, Some(Freestyle20)),
-            (Rule::Exact, 23, 23, None),
-            (Rule::Exact, 22, 15, None),
-            (Rule::Renju, 15, 16, None),
+            (Rule::Exact, 23, 23, Some(Freestyle20)),
+            (Rule::Exact, 22, 15, Some(Freestyle20)),
+            (Rule::Renju, 15, 16, Some(RenjuMixed)),
+            (Rule::Renju, 14, 20, None),
             (Rule::Renju, 16, 19, Some(RenjuMixed)),
             (Rule::Renju, 15, 15, Some(Renju)),
             (Rule::Renju, 20, 20, Some(Renju20)),
@@ -418,25 +503,28 @@ mod tests {
             (Rule::Renju, 16, 16, Some(RenjuMixed)),
             (Rule::Renju, 18, 18, Some(RenjuMixed)),
             (Rule::Renju, 19, 19, Some(RenjuMixed)),
-            (Rule::Renju, 21, 21, Some(RenjuMixed)),
-            (Rule::Renju, 22, 22, Some(RenjuMixed)),
-            (Rule::Renju, 23, 23, None),
-            (Rule::Renju, 20, 22, None),
-            (Rule::Renju, 19, 21, Some(RenjuMixed)),
+            (Rule::Renju, 21, 21, Some(Renju20)),
+            (Rule::Renju, 22, 22, Some(Renju20)),
+            (Rule::Renju, 23, 23, Some(Renju20)),
+            (Rule::Renju, 20, 22, Some(Renju20)),
+            (Rule::Renju, 19, 21, Some(Renju20)),
+            (Rule::Renju, 19, 16, Some(RenjuMixed)),
             (caro, 15, 15, Some(Caro)),
             (caro8, 15, 15, Some(Caro)),
             (caro, 20, 20, Some(Caro)),
             (caro8, 17, 17, Some(Caro)),
             (caro, 22, 22, Some(Caro)),
             (caro8, 21, 21, Some(Caro)),
-            (caro, 23, 23, None),
+            (caro, 23, 23, Some(Caro)),
+            (caro8, 40, 40, Some(Caro)),
             (caro, 12, 12, None),
             (caro, 14, 14, Some(Caro)),
             (caro8, 13, 13, None),
             (caro, 20, 15, Some(Caro)),
             (caro8, 15, 17, Some(Caro)),
             (caro, 21, 15, Some(Caro)),
-            (caro, 23, 15, None),
+            (caro, 23, 15, Some(Caro)),
+            (caro, 13, 20, None),
         ];
         for &(rule, w, h, want) in cases {
             assert_eq!(built_in_net(rule, w, h), want, "{rule} {w}x{h}");
@@ -445,12 +533,52 @@ mod tests {
         }
         // The blend: none of the network at 0 %, all of it at 100 %, halfway at 50 %.
         let b = board("h8i9i8j8g8");
-        let n = net_for(&b).unwrap();
+        let (n, home) = net_for(&b).unwrap();
+        assert_eq!(home, Some(15));
         let base = evaluate_with(&b, INITIATIVE_16THS, Some(&INDICATORS));
         let full = n.value(&b, base);
         assert_ne!(full, base);
-        assert_eq!(blend(n, &b, base, 0), base);
-        assert_eq!(blend(n, &b, base, 100), full);
-        assert_eq!(blend(n, &b, base, 50), base + (full - base) / 2);
+        let none = SizeShift::NONE;
+        assert_eq!(blend(n, &b, base, 0, none), base);
+        assert_eq!(blend(n, &b, base, 100, none), full);
+        assert_eq!(blend(n, &b, base, 50, none), base + (full - base) / 2);
+    }
+
+    /// `stones` (x, y, in move order) placed around the centre of a `w` x `h` board.
+    fn centred(rule: Rule, w: usize, h: usize, stones: &[(i32, i32)]) -> FastBoard {
+        let mut b = FastBoard::new(w, h, rule).unwrap();
+        for &(x, y) in stones {
+            let p = Pos::new((w as i32 / 2 + x) as u8, (h as i32 / 2 + y) as u8);
+            let i = b.idx(p);
+            b.make(i);
+        }
+        b
+    }
+
+    #[test]
+    fn a_size_shift_gives_a_network_the_inputs_of_its_own_board() {
+        let stones = [(0, 0), (1, 1), (1, 0), (2, 0), (-1, 0), (0, 2), (0, -1)];
+        for rule in [Rule::Freestyle, Rule::Renju, Rule::Exact] {
+            assert_eq!(SizeShift::between(rule, 15, 15, 15), SizeShift::NONE);
+            let home = centred(rule, 15, 15, &stones);
+            let n = net_for(&home).unwrap().0;
+            let home_base = evaluate_with(&home, INITIATIVE_16THS, Some(&INDICATORS));
+            let home_value = n.value(&home, home_base);
+            for (w, h) in [(17, 17), (20, 20), (28, 28), (15, 22), (12, 12)] {
+                let b = centred(rule, w, h, &stones);
+                let base = evaluate_with(&b, INITIATIVE_16THS, Some(&INDICATORS));
+                let shift = SizeShift::between(rule, w, h, 15);
+                assert_eq!(shift.cells, 225 - (w * h) as i32, "{rule} {w}x{h}");
+                // The same stones: shifted, the network's value is near its value on 15x15
+                // (not equal: on 15x15 some of the cells near the stones see the edge), and
+                // far nearer than unshifted (on 28x28 renju -1042 and -4064 for -1048).
+                let shifted = (n.value_shifted(&b, base, shift) - home_value).abs();
+                let plain = (n.value(&b, base) - home_value).abs();
+                assert!(shifted * 2 < plain, "{rule} {w}x{h}: {shifted} {plain}");
+                if w.min(h) >= 15 {
+                    assert!(shifted <= 50, "{rule} {w}x{h}: {shifted}");
+                }
+            }
+        }
     }
 }
