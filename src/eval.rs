@@ -150,9 +150,9 @@ pub enum BuiltInNet {
 ///   games from 16x16 to 19x19 (+48 on 16x16, +31 on 17x17, +35 on 18x18, +61 on 19x19; on
 ///   18x18 the shifted 20x20 network scored -29 ± 37 against it). Below 15x15 none (the
 ///   shifted 15x15 network on 14x14: +13 ± 30).
-/// * Caro, both variants: the caro network from 14x14 up (+47 on 14x14, +157 on 20x20 and
-///   +72 more with the shift there, +123 on 28x28; on 12x12, where most games are drawn,
-///   +10 ± 21).
+/// * Caro, both variants: the caro network from 12x12 up (+45 ± 22 on 12x12 with the shift,
+///   +10 ± 21 without, most games drawn; +47 on 14x14, +157 on 20x20 and +72 more with the
+///   shift there, +123 on 28x28).
 pub fn built_in_net(rule: Rule, width: usize, height: usize) -> Option<BuiltInNet> {
     let side = |n: usize| match (rule, n) {
         (Rule::Freestyle, 10..=18) => Some(BuiltInNet::Freestyle),
@@ -162,7 +162,7 @@ pub fn built_in_net(rule: Rule, width: usize, height: usize) -> Option<BuiltInNe
         (Rule::Renju, 15) => Some(BuiltInNet::Renju),
         (Rule::Renju, 16..=19) => Some(BuiltInNet::RenjuMixed),
         (Rule::Renju, 20..) => Some(BuiltInNet::Renju20),
-        (Rule::Caro { .. }, 14..) => Some(BuiltInNet::Caro),
+        (Rule::Caro { .. }, 12..) => Some(BuiltInNet::Caro),
         _ => None,
     };
     side(width.min(height))?;
@@ -517,14 +517,16 @@ mod tests {
             (caro8, 21, 21, Some(Caro)),
             (caro, 23, 23, Some(Caro)),
             (caro8, 40, 40, Some(Caro)),
-            (caro, 12, 12, None),
+            (caro, 12, 12, Some(Caro)),
+            (caro, 11, 11, None),
             (caro, 14, 14, Some(Caro)),
-            (caro8, 13, 13, None),
+            (caro8, 13, 13, Some(Caro)),
             (caro, 20, 15, Some(Caro)),
             (caro8, 15, 17, Some(Caro)),
             (caro, 21, 15, Some(Caro)),
             (caro, 23, 15, Some(Caro)),
-            (caro, 13, 20, None),
+            (caro, 13, 20, Some(Caro)),
+            (caro, 11, 20, None),
         ];
         for &(rule, w, h, want) in cases {
             assert_eq!(built_in_net(rule, w, h), want, "{rule} {w}x{h}");
