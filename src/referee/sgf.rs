@@ -1,4 +1,4 @@
-//! SGF (FF[4]) export of a game record, for Gomoku viewers and editors.
+//! SGF (`FF[4]`) export of a game record, for Gomoku viewers and editors.
 //!
 //! Pure text generation. The file holds one game tree with a root node and one node per stone:
 //! * root: `FF[4]GM[4]` (game 4 = Gomoku / Renju), `CA[UTF-8]`, `AP[rensa-referee:version]`, `SZ[15]` (or
