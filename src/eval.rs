@@ -141,8 +141,9 @@ pub enum BuiltInNet {
 ///   drawn, +45 on 12x12, +81 on 14x14, +62 on 17x17, +68 on 18x18, and +51 more with the
 ///   shift there), the 20x20 one from 19x19 up (+80 on 19x19, +63 on 22x22, +104 on 28x28,
 ///   +85 on 40x40).
-/// * Exact five: the 15x15 network from 12x12 to 18x18 (+49 on 12x12, +79 on 14x14, +67 on
-///   17x17, +40 on 18x18; on 10x10 it gained nothing), the 20x20 freestyle one from 19x19 up
+/// * Exact five: the 15x15 network from 10x10 to 18x18 (+29 ± 15 on 10x10 with the shift,
+///   +4 ± 14 without, most games drawn; +49 on 12x12, +79 on 14x14, +67 on 17x17, +40 on
+///   18x18), the 20x20 freestyle one from 19x19 up
 ///   (+42 on 19x19, +113 on 20x20, +90 on 21x21, +70 on 22x22 and +28 more with the shift
 ///   there, +115 on 28x28).
 /// * Renju: the 15x15 network on 15x15, the 20x20 one from 20x20 up (+65 on 20x20; on 22x22
@@ -157,7 +158,7 @@ pub fn built_in_net(rule: Rule, width: usize, height: usize) -> Option<BuiltInNe
     let side = |n: usize| match (rule, n) {
         (Rule::Freestyle, 10..=18) => Some(BuiltInNet::Freestyle),
         (Rule::Freestyle, 19..) => Some(BuiltInNet::Freestyle20),
-        (Rule::Exact, 12..=18) => Some(BuiltInNet::Exact),
+        (Rule::Exact, 10..=18) => Some(BuiltInNet::Exact),
         (Rule::Exact, 19..) => Some(BuiltInNet::Freestyle20),
         (Rule::Renju, 15) => Some(BuiltInNet::Renju),
         (Rule::Renju, 16..=19) => Some(BuiltInNet::RenjuMixed),
@@ -484,8 +485,10 @@ mod tests {
             (Rule::Freestyle, 20, 19, Some(Freestyle20)),
             (Rule::Freestyle, 15, 20, Some(Freestyle20)),
             (Rule::Exact, 12, 12, Some(Exact)),
-            (Rule::Exact, 11, 11, None),
+            (Rule::Exact, 11, 11, Some(Exact)),
+            (Rule::Exact, 9, 9, None),
             (Rule::Exact, 12, 9, None),
+            (Rule::Exact, 10, 16, Some(Exact)),
             (Rule::Exact, 15, 15, Some(Exact)),
             (Rule::Exact, 17, 17, Some(Exact)),
             (Rule::Exact, 19, 19, Some(Freestyle20)),
