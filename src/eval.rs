@@ -245,8 +245,9 @@ pub struct SizeShift {
     pub cells: i32,
     /// Added to each colour's score sum (indexed by [`Color::index`]).
     pub score: [i32; 2],
-    /// Added to the static value when that colour is to move.
-    pub base: [i32; 2],
+    /// Added to the static value (an empty board scores both colours alike, so one value
+    /// serves either side to move).
+    pub base: i32,
 }
 
 impl SizeShift {
@@ -254,12 +255,15 @@ impl SizeShift {
     pub const NONE: SizeShift = SizeShift {
         cells: 0,
         score: [0; 2],
-        base: [0; 2],
+        base: 0,
     };
 
     /// The shift from a `width` x `height` board under `rule` to a `home` x `home` one
-    /// ([`SizeShift::NONE`] when either board cannot be built).
+    /// ([`SizeShift::NONE`] on the home board itself or when either board cannot be built).
     pub fn between(rule: Rule, width: usize, height: usize, home: usize) -> SizeShift {
+        if width == home && height == home {
+            return SizeShift::NONE;
+        }
         let (Ok(here), Ok(there)) = (
             FastBoard::new(width, height, rule),
             FastBoard::new(home, home, rule),
@@ -267,18 +271,10 @@ impl SizeShift {
             return SizeShift::NONE;
         };
         let low = Threat::from_u8(1);
-        let score = [Color::Black, Color::White].map(|c| there.score_sum(c) - here.score_sum(c));
-        let base = [Color::Black, Color::White].map(|me| {
-            let d = |b: &FastBoard| {
-                (b.score_sum(me) as i64 * INITIATIVE_16THS / 16 - b.score_sum(me.opponent()) as i64)
-                    / 4
-            };
-            (d(&there) - d(&here)) as i32
-        });
         SizeShift {
             cells: there.count(Color::Black, low) as i32 - here.count(Color::Black, low) as i32,
-            score,
-            base,
+            score: [Color::Black, Color::White].map(|c| there.score_sum(c) - here.score_sum(c)),
+            base: evaluate(&there) - evaluate(&here),
         }
     }
 }
@@ -347,7 +343,7 @@ impl Net {
         let me = b.side_to_move();
         let lt = log1p_table();
         let mut x = [0f32; NET_INPUTS];
-        x[0] = (base + shift.base[me.index()]) as f32 / self.k;
+        x[0] = (base + shift.base) as f32 / self.k;
         for (s, c) in [me, me.opponent()].into_iter().enumerate() {
             for t in 1..=9u8 {
                 let mut n = b.count(c, Threat::from_u8(t)) as i32;

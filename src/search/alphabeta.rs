@@ -741,11 +741,7 @@ impl<'a> Searcher<'a> {
         b.set_near_star(t.near_star != 0);
         let indicators = crate::eval::indicators_for(b.rule(), &t.indicators);
         let net = crate::eval::net_for(&b).map(|(n, home)| {
-            let home = if t.net_home > 0 {
-                Some(t.net_home as usize)
-            } else {
-                home
-            };
+            let home = Some(t.net_home as usize).filter(|&h| h > 0).or(home);
             let shift = match home {
                 Some(h) if t.net_shift => {
                     crate::eval::SizeShift::between(b.rule(), b.width(), b.height(), h)
