@@ -31,6 +31,10 @@ pub struct Limits {
     /// (see [`search::smp`]); at most [`MAX_THREADS`] and the machine's cores. 0 counts as 1.
     /// Node-limited searches (`max_nodes` or a weak `strength`) always run on one thread.
     pub threads: usize,
+    /// Empty cells the search must not play: a continuous game's marked stones (BOARD field 3),
+    /// which the board cannot hold. Without them the search is the usual one; with them it
+    /// skips the root's forced-win shortcuts (the threat solvers do not know the marks).
+    pub avoid: Vec<Pos>,
 }
 
 impl Default for Limits {
@@ -43,6 +47,7 @@ impl Default for Limits {
             max_depth: None,
             strength: 100,
             threads: 1,
+            avoid: Vec::new(),
         }
     }
 }
@@ -255,7 +260,7 @@ impl Engine {
         stop: &AtomicBool,
         on_info: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
-        self.think_excluding(limits, &[], stop, on_info)
+        self.think_excluding(limits, &limits.avoid, stop, on_info)
     }
 
     fn think_excluding(
@@ -684,7 +689,7 @@ impl Engine {
             }
         });
         let mut out: Vec<SearchResult> = Vec::new();
-        let mut exclude: Vec<Pos> = Vec::new();
+        let mut exclude: Vec<Pos> = limits.avoid.clone();
         for _ in 0..n {
             if stop.load(Ordering::Relaxed) && !out.is_empty() {
                 break;

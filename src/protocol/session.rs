@@ -135,6 +135,8 @@ pub struct Session {
     /// The move we last answered; while it is still the last stone on the board, it is the
     /// opponent's turn (so `PLAY` is refused instead of playing for the wrong colour).
     our_last: Option<Pos>,
+    /// Continuous-game marks (BOARD field 3) on cells our board holds as empty: never played.
+    marks: Vec<Pos>,
 }
 
 impl Default for Session {
@@ -184,6 +186,7 @@ impl Session {
             started: false,
             used_ms: 0,
             our_last: None,
+            marks: Vec::new(),
         }
     }
 
@@ -220,6 +223,7 @@ impl Session {
             max_depth: s.max_depth,
             strength: s.strength,
             threads: s.threads,
+            avoid: self.marks.clone(),
         }
     }
 
@@ -393,6 +397,7 @@ impl Session {
         }
         self.started = true;
         self.used_ms = 0;
+        self.marks.clear();
         Step::Reply(vec![Response::Ok])
     }
 
@@ -420,10 +425,12 @@ impl Session {
         if let Err(e) = self.check_playable("BEGIN") {
             return err(e);
         }
+        // BEGIN means "the board is empty, you start"; on a board with stones an ERROR would be
+        // no move, which a manager scores as a loss, so we move for the side to move instead.
         let n = self.engine().game().board().stone_count();
         if n != 0 {
-            return err(format!(
-                "BEGIN on a board with {n} stones; use BOARD to set a position"
+            self.note(format!(
+                "BEGIN on a board with {n} stones; moving for the side to move"
             ));
         }
         self.search_move(at)
@@ -436,6 +443,7 @@ impl Session {
         if let Err(e) = self.engine().play(p) {
             return err(format!("TURN {p}: {e}"));
         }
+        self.marks.retain(|&m| m != p);
         if let Some(o) = self.engine().game().outcome() {
             return err(format!("the game is over after {p}: {}", outcome_text(o)));
         }
@@ -476,7 +484,9 @@ impl Session {
     }
 
     /// Builds the game a BOARD block describes, or says why it cannot.
-    fn game_from_stones(&mut self, stones: &[Stone]) -> Result<(Game, usize), String> {
+    /// Also returns the continuous-game marks (field 3) that fall on cells the game leaves
+    /// empty, once each.
+    fn game_from_stones(&mut self, stones: &[Stone]) -> Result<(Game, Vec<Pos>), String> {
         let (w, h, rule) = {
             let g = self.engine().game();
             (g.board().width(), g.board().height(), g.rule())
@@ -491,7 +501,6 @@ impl Session {
             .filter(|s| s.field == 2)
             .map(|s| s.pos)
             .collect();
-        let marks = stones.len() - own.len() - opp.len();
         let (black, white) = if own.len() == opp.len() {
             (own, opp)
         } else if opp.len() == own.len() + 1 {
@@ -521,6 +530,12 @@ impl Session {
                 e => format!("stone {p}: {e}"),
             })?;
         }
+        let mut marks: Vec<Pos> = Vec::new();
+        for s in stones.iter().filter(|s| s.field == 3) {
+            if game.board().is_empty(s.pos) && !marks.contains(&s.pos) {
+                marks.push(s.pos);
+            }
+        }
         Ok((game, marks))
     }
 
@@ -544,11 +559,13 @@ impl Session {
             Err(e) => return err(format!("{what} rejected, position unchanged: {e}")),
         };
         self.set_position(&game);
-        if marks > 0 {
+        if !marks.is_empty() {
             self.note(format!(
-                "{marks} continuous-game stones (field 3) ignored; continuous games are not supported"
+                "{} continuous-game stones (field 3) kept off limits but otherwise ignored; continuous games are not supported",
+                marks.len()
             ));
         }
+        self.marks = marks;
         if silent {
             return Step::Reply(vec![]);
         }
@@ -606,7 +623,7 @@ impl Session {
         if let Err(e) = self.check_playable("YXNBEST") {
             return err(e);
         }
-        let Some(best) = greedy::best_move(self.engine().game()) else {
+        let Some(best) = self.quick_move() else {
             return err("YXNBEST: the board is full");
         };
         let limit = self.move_limit_ms();
@@ -620,8 +637,28 @@ impl Session {
     }
 
     /// Starts a move search (or answers at once when no time is left).
+    /// The move to answer with if the search is late: the greedy player's, or when that falls
+    /// on a continuous-game mark, the first legal cell that is not one.
+    fn quick_move(&mut self) -> Option<Pos> {
+        let marks = self.marks.clone();
+        let g = self.engine().game();
+        greedy::best_move(g)
+            .filter(|p| !marks.contains(p))
+            .or_else(|| {
+                let free: Vec<Pos> = g
+                    .board()
+                    .empty_cells()
+                    .filter(|p| !marks.contains(p))
+                    .collect();
+                free.iter()
+                    .copied()
+                    .find(|&p| is_legal(g, p))
+                    .or(free.first().copied())
+            })
+    }
+
     fn search_move(&mut self, at: Instant) -> Step {
-        let Some(best) = greedy::best_move(self.engine().game()) else {
+        let Some(best) = self.quick_move() else {
             return err("the board is full");
         };
         let limit = self.move_limit_ms();
@@ -1068,13 +1105,44 @@ mod tests {
     }
 
     #[test]
+    fn continuous_game_marks_are_never_played() {
+        let mut s = started();
+        // The opponent's four 3..6,7 is closed by our 2,7; its other end, 7,7, is a mark, so
+        // the block our board sees there is not a legal move.
+        let board = "BOARD 3,7,2 4,7,2 5,7,2 6,7,2 7,7,3 2,7,1 0,0,1 1,1,1 DONE";
+        let mark = Pos::new(7, 7);
+        let out = run(&mut s, board);
+        assert!(
+            out[0].starts_with("MESSAGE 1 continuous-game stones (field 3)"),
+            "{out:?}"
+        );
+        let ours: Pos = out[1].parse().unwrap();
+        assert_ne!(ours, mark);
+        assert_eq!(s.limits().avoid, vec![mark]);
+        assert_ne!(s.quick_move(), Some(mark), "the late answer avoids it too");
+        // Analysis avoids it, and a new game forgets it.
+        assert_eq!(run(&mut s, &format!("TAKEBACK {ours}")), vec!["OK"]);
+        assert!(run(&mut s, "YXNBEST 2").iter().all(|l| *l != "7,7"));
+        assert_eq!(run(&mut s, "RESTART"), vec!["OK"]);
+        assert!(s.limits().avoid.is_empty());
+    }
+
+    #[test]
     fn move_requests_play_our_answer_and_takeback_undoes() {
         let mut s = started();
         let first = run(&mut s, "BEGIN");
         assert!(is_move(&first[0]));
         let ours: Pos = first[0].parse().unwrap();
         assert_eq!(s.game().moves(), &[ours]);
-        assert!(run(&mut s, "BEGIN")[0].starts_with("ERROR BEGIN on a board with 1 stones"));
+        // BEGIN on a board with stones: a note, then a move for the side to move.
+        let again = run(&mut s, "BEGIN");
+        assert_eq!(
+            again[0],
+            "MESSAGE BEGIN on a board with 1 stones; moving for the side to move"
+        );
+        let extra: Pos = again[1].parse().unwrap();
+        assert_eq!(s.game().moves(), &[ours, extra]);
+        assert_eq!(run(&mut s, &format!("TAKEBACK {extra}")), vec!["OK"]);
         let out = run(&mut s, "TURN 0,0");
         let second: Pos = out[0].parse().unwrap();
         assert_eq!(s.game().moves(), &[ours, Pos::new(0, 0), second]);
