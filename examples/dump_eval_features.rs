@@ -1,6 +1,10 @@
 //! Writes one CSV line per position of match records, for fitting evaluation models outside
-//! the engine: `cargo run --release --example dump_eval_features -- <rule> [--size N]
-//! <games.jsonl>...` (games on the N x N board, 15 unless said).
+//! the engine: `cargo run --release --example dump_eval_features -- <rule> [--size N | --size
+//! A-B] [--home H] <games.jsonl>...` (games on the N x N board, 15 unless said; with a range,
+//! every board whose two sides are both from A to B). With `--home H` the inputs that grow with
+//! the board's area are moved to what the same stones give on the H x H board
+//! (`eval::SizeShift`, as the engine does for a network off its own board), so that games of
+//! several sizes can train one network for the H x H board.
 //!
 //! Columns: label (game result for the side to move), test (held-out game), black to move,
 //! the engine's static value, ply, then per side (mover, opponent) the empty cells of each
@@ -11,27 +15,47 @@ mod fit_common;
 
 use fit_common::for_each_position;
 use rensa::board::pattern::Threat;
-use rensa::eval::{evaluate_with, INDICATORS, INITIATIVE_16THS};
+use rensa::eval::{evaluate_with, SizeShift, INDICATORS, INITIATIVE_16THS};
 use rensa::{Color, Rule};
+use std::collections::HashMap;
 use std::io::Write;
 
 fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     let rule = Rule::parse(&args[0]).expect("rule name");
-    let mut size = 15;
-    if args.get(1).map(String::as_str) == Some("--size") {
-        size = args.get(2).and_then(|s| s.parse().ok()).expect("--size N");
+    let mut sizes = 15..=15;
+    let mut home = None;
+    loop {
+        match args.get(1).map(String::as_str) {
+            Some("--size") => {
+                let v = args.get(2).expect("--size N or A-B");
+                let (a, b) = v.split_once('-').unwrap_or((v, v));
+                sizes = a.parse().expect("--size N or A-B")..=b.parse().expect("--size N or A-B");
+            }
+            Some("--home") => {
+                home = Some(args.get(2).and_then(|s| s.parse().ok()).expect("--home H"));
+            }
+            _ => break,
+        }
         args.drain(1..3);
     }
+    let mut shifts: HashMap<(usize, usize), SizeShift> = HashMap::new();
     // With `RENSA_NET=FILE`, a last column: that network's value.
     let net = std::env::var("RENSA_NET").ok().map(|p| {
         rensa::eval::Net::parse(&std::fs::read_to_string(p).expect("net file")).expect("net")
     });
     let out = std::io::stdout();
     let mut out = std::io::BufWriter::new(out.lock());
-    let games = for_each_position(rule, size, &args[1..], false, |b, label, test| {
+    let games = for_each_position(rule, sizes, &args[1..], false, |b, label, test| {
         let me = b.side_to_move();
-        let v = evaluate_with(b, INITIATIVE_16THS, Some(&INDICATORS));
+        let shift = match home {
+            Some(h) => *shifts
+                .entry((b.width(), b.height()))
+                .or_insert_with(|| SizeShift::between(rule, b.width(), b.height(), h)),
+            None => SizeShift::NONE,
+        };
+        let v0 = evaluate_with(b, INITIATIVE_16THS, Some(&INDICATORS));
+        let v = v0 + shift.base;
         let mut line = format!(
             "{label},{},{},{v},{}",
             test as u8,
@@ -40,12 +64,16 @@ fn main() {
         );
         for c in [me, me.opponent()] {
             for t in 1..=9u8 {
-                line += &format!(",{}", b.count(c, Threat::from_u8(t)));
+                let mut n = b.count(c, Threat::from_u8(t)) as i32;
+                if t == 1 {
+                    n = (n + shift.cells).max(0);
+                }
+                line += &format!(",{n}");
             }
-            line += &format!(",{}", b.score_sum(c));
+            line += &format!(",{}", b.score_sum(c) + shift.score[c.index()]);
         }
         if let Some(n) = net.as_ref() {
-            line += &format!(",{}", n.value(b, v));
+            line += &format!(",{}", n.value_shifted(b, v0, shift));
         }
         writeln!(out, "{line}").expect("write");
     });

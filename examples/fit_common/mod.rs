@@ -7,8 +7,8 @@ use rensa::referee::records::read_records;
 use rensa::Rule;
 use std::collections::HashSet;
 
-/// Calls `f(board, label, test)` for every position of the `size`x`size` `rule` games in the record
-/// files `paths` that is after the opening (and not the empty board) and not decided (the side
+/// Calls `f(board, label, test)` for every position of the `rule` games in the record files
+/// `paths` whose board's two sides are both in `sizes` (`15..=15`: 15x15 only) that is after the opening (and not the empty board) and not decided (the side
 /// to move has no five or straight-four point and need not block a five). `label` is the game's
 /// result for the side to move (1, 0.5 or 0). Games between engines whose names contain
 /// `pentazen` or `rapfi` are skipped unless `keep_external`; duplicate games count once; one
@@ -16,7 +16,7 @@ use std::collections::HashSet;
 /// Returns the number of games used.
 pub fn for_each_position(
     rule: Rule,
-    size: usize,
+    sizes: std::ops::RangeInclusive<usize>,
     paths: &[String],
     keep_external: bool,
     mut f: impl FnMut(&FastBoard, f32, bool),
@@ -31,8 +31,8 @@ pub fn for_each_position(
         for g in read_records(&text).0 {
             let external = |n: &str| n.contains("pentazen") || n.contains("rapfi");
             if g.rule != rule
-                || g.width != size
-                || g.height != size
+                || !sizes.contains(&g.width)
+                || !sizes.contains(&g.height)
                 || (!keep_external && (external(&g.black) || external(&g.white)))
             {
                 continue;
