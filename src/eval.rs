@@ -127,6 +127,9 @@ pub enum BuiltInNet {
     Renju20,
     /// 15x15 and 20x20 renju games together, for the sizes between them.
     RenjuMixed,
+    /// Exact-five games of every board from 10x10 to 28x28, their inputs shifted to 20x20
+    /// ([`SizeShift`]; `dump_eval_features --size 10-28 --home 20`).
+    Exact20,
 }
 
 /// Which built-in network a `width` x `height` board under `rule` uses: only where that network
@@ -143,9 +146,10 @@ pub enum BuiltInNet {
 ///   +85 on 40x40).
 /// * Exact five: the 15x15 network from 10x10 to 18x18 (+29 ± 15 on 10x10 with the shift,
 ///   +4 ± 14 without, most games drawn; +49 on 12x12, +79 on 14x14, +67 on 17x17, +40 on
-///   18x18), the 20x20 freestyle one from 19x19 up
-///   (+42 on 19x19, +113 on 20x20, +90 on 21x21, +70 on 22x22 and +28 more with the shift
-///   there, +115 on 28x28).
+///   18x18), the exact-five network fitted on several boards from 19x19 up (against the 20x20
+///   freestyle network used there before: +40 on 20x20, +14 on 22x22, +61 on 28x28, +38 ± 21
+///   over the 900 games; the freestyle one had gained +42 on 19x19, +113 on 20x20, +90 on
+///   21x21, +70 on 22x22 and +115 on 28x28 against none).
 /// * Renju: the 15x15 network on 15x15, the 20x20 one from 20x20 up (+65 on 20x20; on 22x22
 ///   +95 with the shift, -271 without; +110 on 28x28), and the one fitted on both boards'
 ///   games from 16x16 to 19x19 (+48 on 16x16, +31 on 17x17, +35 on 18x18, +61 on 19x19; on
@@ -159,7 +163,7 @@ pub fn built_in_net(rule: Rule, width: usize, height: usize) -> Option<BuiltInNe
         (Rule::Freestyle, 10..=18) => Some(BuiltInNet::Freestyle),
         (Rule::Freestyle, 19..) => Some(BuiltInNet::Freestyle20),
         (Rule::Exact, 10..=18) => Some(BuiltInNet::Exact),
-        (Rule::Exact, 19..) => Some(BuiltInNet::Freestyle20),
+        (Rule::Exact, 19..) => Some(BuiltInNet::Exact20),
         (Rule::Renju, 15) => Some(BuiltInNet::Renju),
         (Rule::Renju, 16..=19) => Some(BuiltInNet::RenjuMixed),
         (Rule::Renju, 20..) => Some(BuiltInNet::Renju20),
@@ -172,7 +176,7 @@ pub fn built_in_net(rule: Rule, width: usize, height: usize) -> Option<BuiltInNe
 
 impl BuiltInNet {
     /// How many there are (the length of [`net_for`]'s table): the last one's index plus one.
-    const COUNT: usize = BuiltInNet::RenjuMixed as usize + 1;
+    const COUNT: usize = BuiltInNet::Exact20 as usize + 1;
 
     /// The side of the square board the network was fitted on; `None` for the one fitted on
     /// two sizes.
@@ -181,7 +185,7 @@ impl BuiltInNet {
             BuiltInNet::Freestyle | BuiltInNet::Exact | BuiltInNet::Renju | BuiltInNet::Caro => {
                 Some(15)
             }
-            BuiltInNet::Freestyle20 | BuiltInNet::Renju20 => Some(20),
+            BuiltInNet::Freestyle20 | BuiltInNet::Renju20 | BuiltInNet::Exact20 => Some(20),
             BuiltInNet::RenjuMixed => None,
         }
     }
@@ -196,6 +200,7 @@ impl BuiltInNet {
             BuiltInNet::Caro => include_str!("../nets/caro.net"),
             BuiltInNet::Renju20 => include_str!("../nets/renju20.net"),
             BuiltInNet::RenjuMixed => include_str!("../nets/renju-mixed.net"),
+            BuiltInNet::Exact20 => include_str!("../nets/standard20.net"),
         }
     }
 }
@@ -487,12 +492,12 @@ mod tests {
             (Rule::Exact, 10, 16, Some(Exact)),
             (Rule::Exact, 15, 15, Some(Exact)),
             (Rule::Exact, 17, 17, Some(Exact)),
-            (Rule::Exact, 19, 19, Some(Freestyle20)),
+            (Rule::Exact, 19, 19, Some(Exact20)),
             (Rule::Exact, 18, 18, Some(Exact)),
-            (Rule::Exact, 20, 20, Some(Freestyle20)),
-            (Rule::Exact, 22, 22, Some(Freestyle20)),
-            (Rule::Exact, 23, 23, Some(Freestyle20)),
-            (Rule::Exact, 22, 15, Some(Freestyle20)),
+            (Rule::Exact, 20, 20, Some(Exact20)),
+            (Rule::Exact, 22, 22, Some(Exact20)),
+            (Rule::Exact, 23, 23, Some(Exact20)),
+            (Rule::Exact, 22, 15, Some(Exact20)),
             (Rule::Renju, 15, 16, Some(RenjuMixed)),
             (Rule::Renju, 14, 20, None),
             (Rule::Renju, 16, 19, Some(RenjuMixed)),
@@ -532,6 +537,12 @@ mod tests {
             let b = FastBoard::new(w, h, rule).unwrap();
             assert_eq!(net_for(&b).is_some(), want.is_some(), "{rule} {w}x{h}");
         }
+        let big = FastBoard::new(20, 20, Rule::Exact).unwrap();
+        assert_eq!(
+            net_for(&big).unwrap().1,
+            Some(20),
+            "the exact-five 20x20 network's home"
+        );
         // The blend: none of the network at 0 %, all of it at 100 %, halfway at 50 %.
         let b = board("h8i9i8j8g8");
         let (n, home) = net_for(&b).unwrap();
