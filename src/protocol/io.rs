@@ -7,7 +7,7 @@
 //! dispatcher. It raises the shared stop flag itself the moment it reads `END`, `yxstop`/`stop`
 //! or `INFO timeout_turn 0`, so a running search hears them at once.
 
-use super::command::{Command, ParseError, Parsed, Parser};
+use super::command::{Command, Info, ParseError, Parsed, Parser};
 use crate::engine::{SearchInfo, SearchResult};
 use crate::Engine;
 use std::io::{ErrorKind, Read};
@@ -23,9 +23,17 @@ pub const MAX_LINE_BYTES: usize = 64 * 1024;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Framed {
     Line(String),
-    /// A line longer than [`MAX_LINE_BYTES`]; its length in bytes.
-    TooLong(usize),
+    /// A line longer than [`MAX_LINE_BYTES`]: its length in bytes and its start (at most
+    /// [`HEAD_CHARS`] characters, leading blanks dropped), so that an over-long `INFO` line can
+    /// still go unanswered.
+    TooLong {
+        len: usize,
+        head: String,
+    },
 }
+
+/// How much of an over-long line's start [`Framed::TooLong`] keeps.
+pub const HEAD_CHARS: usize = 64;
 
 /// Splits bytes into lines (pure; no I/O).
 #[derive(Debug, Default)]
@@ -67,7 +75,12 @@ impl LineFramer {
         let len = std::mem::take(&mut self.len);
         let bytes = std::mem::take(&mut self.buf);
         if len > MAX_LINE_BYTES {
-            Framed::TooLong(len)
+            let head = String::from_utf8_lossy(&bytes[..bytes.len().min(4 * HEAD_CHARS)])
+                .trim_start()
+                .chars()
+                .take(HEAD_CHARS)
+                .collect();
+            Framed::TooLong { len, head }
         } else {
             Framed::Line(String::from_utf8_lossy(&bytes).into_owned())
         }
@@ -132,6 +145,22 @@ pub enum JobOutcome {
     Swap2(super::swap2::Answer),
 }
 
+/// What an over-long line becomes: an `INFO` line an ignored value (INFO is never answered;
+/// the session mentions it in a MESSAGE before the next move), anything else an `ERROR`.
+fn too_long(len: usize, head: &str) -> Parsed {
+    let mut words = head.split_whitespace();
+    if words.next().is_some_and(|w| w.eq_ignore_ascii_case("info")) {
+        let key: String = words.next().unwrap_or("").chars().take(32).collect();
+        return Ok(Command::Info(Info::Invalid {
+            key: key.to_ascii_lowercase(),
+            value: format!("({len} bytes, over the {MAX_LINE_BYTES}-byte line limit)"),
+        }));
+    }
+    Err(ParseError(format!(
+        "input line of {len} bytes is longer than {MAX_LINE_BYTES} bytes; discarded"
+    )))
+}
+
 /// Starts the input thread. It ends after `END` or end of input (which it reports as `END`).
 pub fn spawn_reader<R: Read + Send + 'static>(
     mut input: R,
@@ -171,12 +200,7 @@ pub fn spawn_reader<R: Read + Send + 'static>(
                             send(parsed, at)
                         })
                     }
-                    Framed::TooLong(n) => send(
-                        Err(ParseError(format!(
-                            "input line of {n} bytes is longer than {MAX_LINE_BYTES} bytes; discarded"
-                        ))),
-                        now,
-                    ),
+                    Framed::TooLong { len, head } => send(too_long(len, &head), now),
                 }
             };
             loop {
@@ -244,7 +268,10 @@ mod tests {
         assert_eq!(
             out,
             vec![
-                Framed::TooLong(MAX_LINE_BYTES + 10),
+                Framed::TooLong {
+                    len: MAX_LINE_BYTES + 10,
+                    head: "x".repeat(HEAD_CHARS)
+                },
                 Framed::Line("END".into())
             ]
         );
@@ -253,5 +280,27 @@ mod tests {
             frame(&exact),
             vec![Framed::Line("y".repeat(MAX_LINE_BYTES))]
         );
+    }
+
+    #[test]
+    fn an_over_long_info_line_is_an_ignored_value_not_an_error() {
+        let mut input = b"  INFO Folder C:\\".to_vec();
+        input.extend(vec![b'd'; MAX_LINE_BYTES]);
+        input.push(b'\n');
+        let framed = frame(&input);
+        let [Framed::TooLong { len, head }] = &framed[..] else {
+            panic!("{framed:?}");
+        };
+        assert_eq!(*len, input.len() - 1);
+        assert_eq!(head.chars().count(), HEAD_CHARS);
+        match too_long(*len, head) {
+            Ok(Command::Info(Info::Invalid { key, value })) => {
+                assert_eq!(key, "folder");
+                assert!(value.contains("line limit"), "{value}");
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(too_long(*len, "BOARD 1,1,1 2,2,2").is_err());
+        assert!(too_long(*len, "").is_err());
     }
 }
