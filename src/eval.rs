@@ -130,7 +130,8 @@ pub enum BuiltInNet {
     /// Exact-five games of every board from 10x10 to 28x28, their inputs shifted to 20x20
     /// ([`SizeShift`]; `dump_eval_features --size 10-28 --home 20`).
     Exact20,
-    /// Renju games of every board from 14x14 to 28x28, their inputs shifted to 15x15.
+    /// Renju games of every board from 14x14 to 28x28, their inputs shifted to 15x15 (for
+    /// 13x13 and 14x14).
     RenjuSizes,
 }
 
@@ -155,9 +156,10 @@ pub enum BuiltInNet {
 /// * Renju: the 15x15 network on 15x15, the 20x20 one from 20x20 up (+65 on 20x20; on 22x22
 ///   +95 with the shift, -271 without; +110 on 28x28), and the one fitted on both boards'
 ///   games from 16x16 to 19x19 (+48 on 16x16, +31 on 17x17, +35 on 18x18, +61 on 19x19; on
-///   18x18 the shifted 20x20 network scored -29 ± 37 against it). On 14x14 the network fitted
-///   on the renju games of every board from 14x14 to 28x28 (+28 ± 34 and +37 ± 36 against
-///   none; the shifted 15x15 one: +13 ± 30); below that none.
+///   18x18 the shifted 20x20 network scored -29 ± 37 against it). On 13x13 and 14x14 the
+///   network fitted on the renju games of every board from 14x14 to 28x28 (against none: +45
+///   ± 32 on 13x13; +28 ± 34 and +37 ± 36 on 14x14, where the shifted 15x15 one scored +13 ±
+///   30); below that none (the same network on 12x12: -14 ± 28).
 /// * Caro, both variants: the caro network from 12x12 up (+45 ± 22 on 12x12 with the shift,
 ///   +10 ± 21 without, most games drawn; +47 on 14x14, +157 on 20x20 and +72 more with the
 ///   shift there, +123 on 28x28).
@@ -167,7 +169,7 @@ pub fn built_in_net(rule: Rule, width: usize, height: usize) -> Option<BuiltInNe
         (Rule::Freestyle, 19..) => Some(BuiltInNet::Freestyle20),
         (Rule::Exact, 10..=18) => Some(BuiltInNet::Exact),
         (Rule::Exact, 19..) => Some(BuiltInNet::Exact20),
-        (Rule::Renju, 14) => Some(BuiltInNet::RenjuSizes),
+        (Rule::Renju, 13..=14) => Some(BuiltInNet::RenjuSizes),
         (Rule::Renju, 15) => Some(BuiltInNet::Renju),
         (Rule::Renju, 16..=19) => Some(BuiltInNet::RenjuMixed),
         (Rule::Renju, 20..) => Some(BuiltInNet::Renju20),
@@ -507,12 +509,14 @@ mod tests {
             (Rule::Exact, 22, 15, Some(Exact20)),
             (Rule::Renju, 15, 16, Some(RenjuMixed)),
             (Rule::Renju, 14, 20, Some(Renju20)),
-            (Rule::Renju, 13, 20, None),
+            (Rule::Renju, 13, 20, Some(Renju20)),
+            (Rule::Renju, 12, 20, None),
             (Rule::Renju, 16, 19, Some(RenjuMixed)),
             (Rule::Renju, 15, 15, Some(Renju)),
             (Rule::Renju, 20, 20, Some(Renju20)),
             (Rule::Renju, 14, 14, Some(RenjuSizes)),
-            (Rule::Renju, 13, 13, None),
+            (Rule::Renju, 13, 13, Some(RenjuSizes)),
+            (Rule::Renju, 12, 12, None),
             (Rule::Renju, 16, 16, Some(RenjuMixed)),
             (Rule::Renju, 18, 18, Some(RenjuMixed)),
             (Rule::Renju, 19, 19, Some(RenjuMixed)),
