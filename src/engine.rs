@@ -365,13 +365,10 @@ impl Engine {
             )
         };
         // Always have an answer: the best-ordered legal move, else any legal cell.
-        let fallback = root_moves.first().map(|&i| s.b.pos(i)).or_else(|| {
-            let g = &self.game;
-            g.board()
-                .empty_cells()
-                .find(|&p| !exclude.contains(&p) && !g.is_forbidden(p))
-                .or_else(|| g.board().empty_cells().find(|p| !exclude.contains(p)))
-        });
+        let fallback = root_moves
+            .first()
+            .map(|&i| s.b.pos(i))
+            .or_else(|| search::greedy::any_move(&self.game, exclude));
         let mut best = (
             fallback,
             Value::ZERO,

@@ -8,8 +8,9 @@ use rensa::Rule;
 use std::collections::HashSet;
 
 /// Calls `f(board, label, test)` for every position of the `rule` games in the record files
-/// `paths` whose board's two sides are both in `sizes` (`15..=15`: 15x15 only) that is after the opening (and not the empty board) and not decided (the side
-/// to move has no five or straight-four point and need not block a five). `label` is the game's
+/// `paths` whose board's two sides are both in `sizes` (`15..=15`: 15x15 only) that is after
+/// the opening (and not the empty board) and not decided (the side to move has no five or
+/// straight-four point and need not block a five). `label` is the game's
 /// result for the side to move (1, 0.5 or 0). Games between engines whose names contain
 /// `pentazen` or `rapfi` are skipped unless `keep_external`; duplicate games count once; one
 /// game in ten, chosen by its moves (so not by the order of the files), is held out (`test`).

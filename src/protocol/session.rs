@@ -636,27 +636,16 @@ impl Session {
         )
     }
 
-    /// Starts a move search (or answers at once when no time is left).
     /// The move to answer with if the search is late: the greedy player's, or when that falls
-    /// on a continuous-game mark, the first legal cell that is not one.
-    fn quick_move(&mut self) -> Option<Pos> {
-        let marks = self.marks.clone();
-        let g = self.engine().game();
+    /// on a continuous-game mark, any other cell.
+    fn quick_move(&self) -> Option<Pos> {
+        let g = self.game();
         greedy::best_move(g)
-            .filter(|p| !marks.contains(p))
-            .or_else(|| {
-                let free: Vec<Pos> = g
-                    .board()
-                    .empty_cells()
-                    .filter(|p| !marks.contains(p))
-                    .collect();
-                free.iter()
-                    .copied()
-                    .find(|&p| is_legal(g, p))
-                    .or(free.first().copied())
-            })
+            .filter(|p| !self.marks.contains(p))
+            .or_else(|| greedy::any_move(g, &self.marks))
     }
 
+    /// Starts a move search (or answers at once when no time is left).
     fn search_move(&mut self, at: Instant) -> Step {
         let Some(best) = self.quick_move() else {
             return err("the board is full");

@@ -81,6 +81,16 @@ fn is_near_stone(game: &Game, p: Pos) -> bool {
     })
 }
 
+/// Any move at all, for when nothing better is at hand: the first empty cell in row order that
+/// is not in `avoid` and not one of black's renju fouls, else the first empty one not in
+/// `avoid` (renju black with only fouls left); `None` when no such cell is left.
+pub fn any_move(game: &Game, avoid: &[Pos]) -> Option<Pos> {
+    let b = game.board();
+    b.empty_cells()
+        .find(|&p| !avoid.contains(&p) && !game.is_forbidden(p))
+        .or_else(|| b.empty_cells().find(|p| !avoid.contains(p)))
+}
+
 /// The greedy move for the side to move, or `None` if the board is full. In order: win now;
 /// block the opponent's five; make a threat that cannot be blocked (open four, double four); stop
 /// the opponent's such threat; otherwise the best line score, never a wasted overline or closed
