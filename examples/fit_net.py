@@ -10,6 +10,11 @@ sums in thousands. Output: the logit of the side to move's result, as
 a * value/K + lin . x + w2 . relu(W1 x + b1) + b2; the engine uses K times it. Rows of games
 marked held out (column 2) are not trained on; the script reports the log-loss on them, for the
 static value alone and for the network, overall and in a few subsets.
+
+With `--distill LAMBDA` the target is LAMBDA times the game result plus (1 - LAMBDA) times the
+result a search predicts, sigmoid(search value / K), from the last column (dump_eval_features
+--search NODES). The search values tell the network what deeper play makes of a position, with
+less noise than one game's result; held-out losses are still measured against the results.
 """
 import argparse
 import numpy as np
@@ -20,6 +25,9 @@ ap.add_argument("out")
 ap.add_argument("--hidden", type=int, default=16)
 ap.add_argument("--epochs", type=int, default=15)
 ap.add_argument("--seed", type=int, default=1)
+ap.add_argument("--distill", type=float, default=None, metavar="LAMBDA",
+                help="train on LAMBDA * result + (1 - LAMBDA) * sigmoid(search value / K), the "
+                     "search value from the last column (dump_eval_features --search NODES)")
 o = ap.parse_args()
 print(f"seed {o.seed}")
 rng = np.random.default_rng(o.seed)
@@ -40,6 +48,12 @@ def loss(p, y):
 
 # The scale K that maps the static value to a result best.
 K = min(np.arange(50, 2000, 10), key=lambda k: loss(sig(ev[~test] / k), y[~test]))
+target = y
+if o.distill is not None:
+    sv = d[:, -1]
+    target = o.distill * y + (1 - o.distill) * sig(sv / K)
+    print(f"distilling: lambda {o.distill}, search value alone: held-out log-loss "
+          f"{loss(sig(sv[test] / K), y[test]):.4f} (static value {loss(sig(ev[test] / K), y[test]):.4f})")
 X = np.column_stack([ev / K, np.log1p(me[:, :9]), np.log1p(op[:, :9]), me[:, 9] / 1000, op[:, 9] / 1000])
 mu, sd = X[~test].mean(0), X[~test].std(0) + 1e-9
 mu[0], sd[0] = 0.0, 1.0  # the static value stays raw, so training starts from it
@@ -63,7 +77,7 @@ for ep in range(o.epochs):
     rng.shuffle(train)
     for s in range(0, len(train), 512):
         idx = train[s:s + 512]
-        x, yy = Xs[idx], y[idx]
+        x, yy = Xs[idx], target[idx]
         hid, z = forward(x)
         g = (sig(z) - yy) / len(idx)
         gh = np.outer(g, P["w2"]) * (hid > 0)
