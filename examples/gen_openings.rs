@@ -5,6 +5,8 @@
 //! cargo run --release --example gen_openings -- openings              # all four sets
 //! cargo run --release --example gen_openings -- openings freestyle    # or some of them
 //! cargo run --release --example gen_openings -- --scores LOG openings   # reuse logged scores
+//! # A pool for balancing by games: 600 renju candidates, the 100 scored closest to +50
+//! cargo run --release --example gen_openings -- --count 600 --keep 100 --target 50 pool renju
 //! ```
 //!
 //! Every candidate's score goes to stderr as `score <pos> <value>`; `--scores` reads such a log
@@ -25,7 +27,12 @@
 //!    when any iteration, or the root VCF/VCT, reports a forced result for either side.
 //! 4. Selection: the `KEEP` candidates whose black score is closest to `TARGET`, at most
 //!    `KEEP * 9 / 10` of any stone count, and none from `DROPPED` (openings that proved lopsided in
-//!    real engine matches; see the README).
+//!    real engine matches; see the README). `--keep`, `--target` and `--count` change the three
+//!    numbers (the set's own candidate count is 700 for freestyle, 300 for the others).
+//!
+//! Sets balanced by games (renju since the thirty-first session) take one more step: a pool made
+//! with these options is played out with `rensa-referee match`, and `examples/opening_stats.rs
+//! --keep 40` keeps the openings whose black score in those games is closest to even.
 //!
 //! The scores are an engine's opinion at a shallow depth: they rank openings, they do not prove
 //! balance; real matches (`rensa-referee match`) are the check.
@@ -42,9 +49,20 @@ use std::sync::atomic::AtomicBool;
 const SIDE: usize = 15;
 /// Search depth (plies) of the score.
 const DEPTH: i32 = 12;
+/// Openings kept per set (default of `--keep`).
 const KEEP: usize = 40;
-/// Black score (engine units) the selection aims at.
+/// Black score (engine units) the selection aims at (default of `--target`).
 const TARGET: i32 = 0;
+
+/// What the selection keeps (step 4): `keep` openings closest to `target`, from `count`
+/// candidates (the set's own number unless given). `--keep 80 --target 50` writes a larger pool
+/// whose balance real games then decide (see `examples/opening_stats.rs`).
+#[derive(Clone, Copy)]
+struct Selection {
+    keep: usize,
+    target: i32,
+    count: Option<usize>,
+}
 /// Hash memory of the scoring engine.
 const MEMORY_BYTES: u64 = 128 * 1024 * 1024;
 
@@ -221,7 +239,9 @@ fn generate(
     seed: u64,
     count: usize,
     cache: &std::collections::HashMap<String, Option<i32>>,
+    sel: Selection,
 ) -> String {
+    let Selection { keep, target, .. } = sel;
     let dropped: HashSet<_> = DROPPED
         .iter()
         .filter(|(name, _)| *name == rule.name())
@@ -256,27 +276,27 @@ fn generate(
         rule.name()
     );
     measured.sort_by(|a, b| {
-        (a.0 - TARGET)
+        (a.0 - target)
             .abs()
-            .cmp(&(b.0 - TARGET).abs())
+            .cmp(&(b.0 - target).abs())
             .then(a.1.len().cmp(&b.1.len()))
             .then(a.1.cmp(&b.1))
     });
     let mut per_count = [0usize; 6];
     let mut kept = Vec::new();
     for (v, c) in measured {
-        if kept.len() == KEEP {
+        if kept.len() == keep {
             break;
         }
-        if per_count[c.len()] < KEEP * 9 / 10 && !dropped.contains(&canonical_key(&c, SIDE, SIDE)) {
+        if per_count[c.len()] < keep * 9 / 10 && !dropped.contains(&canonical_key(&c, SIDE, SIDE)) {
             per_count[c.len()] += 1;
             kept.push((v, c));
         }
     }
     let kept_mean = kept.iter().map(|k| k.0 as f64).sum::<f64>() / kept.len().max(1) as f64;
-    let worst = kept.iter().map(|k| (k.0 - TARGET).abs()).max().unwrap_or(0);
+    let worst = kept.iter().map(|k| (k.0 - target).abs()).max().unwrap_or(0);
     eprintln!(
-        "{}: kept {}, black score mean {kept_mean:.0}, farthest from {TARGET}: {worst}",
+        "{}: kept {}, black score mean {kept_mean:.0}, farthest from {target}: {worst}",
         rule.name(),
         kept.len()
     );
@@ -303,12 +323,12 @@ fn generate(
     );
     let _ = writeln!(
         out,
-        "# depth of {DEPTH} plies on {SIDE}x{SIDE} ({forced} dropped for a forced win for either side); kept: the {KEEP}"
+        "# depth of {DEPTH} plies on {SIDE}x{SIDE} ({forced} dropped for a forced win for either side); kept: the {keep}"
     );
     let _ = writeln!(
         out,
-        "# whose score is closest to {TARGET}, at most {} per stone count. Comment: the stones in pos notation",
-        KEEP * 9 / 10
+        "# whose score is closest to {target}, at most {} per stone count. Comment: the stones in pos notation",
+        keep * 9 / 10
     );
     let _ = writeln!(
         out,
@@ -341,6 +361,26 @@ fn main() {
         }
         _ => Default::default(),
     };
+    let mut sel = Selection {
+        keep: KEEP,
+        target: TARGET,
+        count: None,
+    };
+    for flag in ["--keep", "--target", "--count"] {
+        if let Some(i) = args.iter().position(|a| a == flag) {
+            let value = args.get(i + 1).and_then(|v| v.parse::<i64>().ok());
+            let Some(v) = value else {
+                eprintln!("{flag} needs a number");
+                std::process::exit(2);
+            };
+            args.drain(i..i + 2);
+            match flag {
+                "--keep" => sel.keep = v.max(1) as usize,
+                "--target" => sel.target = v as i32,
+                _ => sel.count = Some(v.max(1) as usize),
+            }
+        }
+    }
     let dir = args
         .first()
         .cloned()
@@ -363,7 +403,7 @@ fn main() {
         if !only.is_empty() && !only.contains(&file) {
             continue;
         }
-        let text = generate(rule, seed, count, &cache);
+        let text = generate(rule, seed, sel.count.unwrap_or(count), &cache, sel);
         let path = std::path::Path::new(&dir).join(format!("{file}.txt"));
         if let Err(e) = std::fs::write(&path, text) {
             eprintln!("cannot write {}: {e}", path.display());
