@@ -396,6 +396,10 @@ fn main() {
         .first()
         .cloned()
         .unwrap_or_else(|| "openings".to_string());
+    if let Err(e) = std::fs::create_dir_all(&dir) {
+        eprintln!("cannot create {dir}: {e}");
+        std::process::exit(1);
+    }
     let only: Vec<&str> = args.iter().skip(1).map(String::as_str).collect();
     let sets = [
         (Rule::Freestyle, "freestyle", 1_001, 700),
