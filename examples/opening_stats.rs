@@ -39,6 +39,15 @@ impl Tally {
         self.black + self.draws + self.white
     }
 
+    /// The results of several tallies together.
+    fn sum(tallies: impl IntoIterator<Item = Tally>) -> Tally {
+        tallies.into_iter().fold(Tally::default(), |a, t| Tally {
+            black: a.black + t.black,
+            draws: a.draws + t.draws,
+            white: a.white + t.white,
+        })
+    }
+
     /// Black's points per game (`None` without games).
     fn score(self) -> Option<f64> {
         let n = self.games();
@@ -177,11 +186,7 @@ fn main() {
             to_algebraic(&openings[i]).unwrap_or_default()
         );
     }
-    let total = tally.iter().fold(Tally::default(), |a, t| Tally {
-        black: a.black + t.black,
-        draws: a.draws + t.draws,
-        white: a.white + t.white,
-    });
+    let total = Tally::sum(tally.iter().copied());
     let _ = writeln!(
         table,
         "{counted} games from this set ({other} other records skipped): black {}-{}-{}, {:.1} %",
@@ -208,11 +213,7 @@ fn main() {
     });
     even.truncate(keep);
     even.sort_by(|&a, &b| openings[a].len().cmp(&openings[b].len()).then(a.cmp(&b)));
-    let kept = even.iter().fold(Tally::default(), |a, &i| Tally {
-        black: a.black + tally[i].black,
-        draws: a.draws + tally[i].draws,
-        white: a.white + tally[i].white,
-    });
+    let kept = Tally::sum(even.iter().map(|&i| tally[i]));
     println!(
         "# {} openings of {} ({} games with at least {} each), kept by `opening_stats --keep {keep}`:",
         even.len(),
