@@ -833,21 +833,35 @@ impl FastBoard {
     /// itself). Only that line's key changes, so one lookup in the stored key answers it; the
     /// board is not touched.
     pub fn threat_if_blocked(&self, f: Idx, c: Color, r: Idx) -> Threat {
+        let (d, k) = self
+            .line_step(f, r)
+            .expect("the blocking cell lies on a line through the cell");
+        self.threat_if_blocked_at(f, c, d, k)
+    }
+
+    /// The direction `d` and signed step count `k` (`1..=HALF` either way) of the cell `r` seen
+    /// from the cell `f`, when `r` lies on one of `f`'s four lines within [`pattern::HALF`]
+    /// steps; `None` otherwise (also for `r == f`).
+    fn line_step(&self, f: Idx, r: Idx) -> Option<(usize, i32)> {
         let s = self.stride as isize;
         let (dx, dy) = (
             (r % self.stride) as isize - (f % self.stride) as isize,
             r as isize / s - f as isize / s,
         );
-        // Direction and signed step count of `r` seen from `f` (`dirs`: (1,0), (0,1), (1,1),
-        // (-1,1)).
+        // `dirs`: (1,0), (0,1), (1,1), (-1,1).
         let (d, k) = match (dx, dy) {
+            (0, 0) => return None,
             (_, 0) => (0, dx),
             (0, _) => (1, dy),
             _ if dx == dy => (2, dx),
-            _ => (3, dy),
+            _ if dx == -dy => (3, dy),
+            _ => return None,
         };
-        debug_assert!(r as isize == f as isize + k * self.dirs[d] && (1..=5).contains(&k.abs()));
-        self.threat_if_blocked_at(f, c, d, k as i32)
+        if k.abs() > pattern::HALF as isize {
+            return None;
+        }
+        debug_assert_eq!(r as isize, f as isize + k * self.dirs[d]);
+        Some((d, k as i32))
     }
 
     /// [`FastBoard::threat_if_blocked`] with the blocking stone's direction `d` and signed step
@@ -1071,9 +1085,10 @@ impl FastBoard {
     /// Outside caro a stone only stops the five it occupies, so one five point has one defence and
     /// two have none. In caro a five closed by opposing stones at both ends does not win, so a
     /// stone just beyond the end of the run through a five point defends as well; for each
-    /// candidate the attacker's five points after it are counted from the pattern tables, as a
-    /// make would leave them but without making it (debug builds check against make, count,
-    /// unmake), which keeps the answer exactly what the tables say.
+    /// candidate every five point of the attacker is looked up in the pattern tables as a make
+    /// would leave it, but without making it (debug builds check against make, count, unmake),
+    /// which keeps the answer exactly what the tables say. `fives` may be some of the five
+    /// points (the candidates come from them); the check covers all.
     pub fn five_defences(&mut self, fives: &[Idx], out: &mut Vec<Idx>) {
         out.clear();
         let attacker = self.side_to_move().opponent();
@@ -1099,29 +1114,27 @@ impl FastBoard {
                 }
             }
         }
-        let fives_now = self.count(attacker, Threat::Five) as i32;
+        // A stone of the defender only closes lines: it takes five points away (the one it
+        // fills, and those whose five it blocks or closes at an end) and never makes one. So
+        // the attacker has no five point left after `q` when each of its five points is `q`
+        // itself, or sees `q` on a line within [`pattern::HALF`] steps and has no five once
+        // `q` is blocked (the same pair- and combo-table lookup `put` would make for it).
+        // Debug builds check the answer against make, count, unmake.
+        let all: Vec<Idx>;
+        let fives = if fives.len() == self.count(attacker, Threat::Five) as usize {
+            fives
+        } else {
+            all = self.cells_with(attacker, Threat::Five).collect();
+            &all
+        };
+        debug_assert!(fives.iter().all(|&f| self.is_five(f, attacker)));
         for q in candidates {
-            // Whether the attacker has no five point once the defender's stone is on `q`,
-            // counted without playing it. The stone changes only the cells `q` sees (the line
-            // keys `put` would flip) and `q` itself, which is then occupied and counts no
-            // threat. The threat each of those empty cells would get is `threat_if_blocked`:
-            // the same pair- and combo-table lookups `put` makes for it.
-            let mut fives = fives_now - self.is_five(q, attacker) as i32;
-            for d in 0..4 {
-                let off = self.dirs[d];
-                for k in 1..=pattern::HALF {
-                    for sign in [1, -1] {
-                        let f = (q as isize + sign * off * k as isize) as usize;
-                        if self.cells[f] == EMPTY {
-                            // `q` seen from `f` is `-sign * k` steps along `d`.
-                            let after = self.threat_if_blocked_at(f, attacker, d, -sign as i32 * k);
-                            fives +=
-                                (after == Threat::Five) as i32 - self.is_five(f, attacker) as i32;
-                        }
-                    }
-                }
-            }
-            let stopped = fives == 0;
+            let stopped = fives.iter().all(|&f| {
+                f == q
+                    || self.line_step(f, q).is_some_and(|(d, k)| {
+                        self.threat_if_blocked_at(f, attacker, d, k) != Threat::Five
+                    })
+            });
             debug_assert_eq!(stopped, {
                 self.make(q);
                 let played = self.count(attacker, Threat::Five) == 0;
