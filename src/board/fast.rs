@@ -556,6 +556,12 @@ impl FastBoard {
         self.near[i] > 0
     }
 
+    /// The board rectangle (inclusive `x0, y0, x1, y1`) that holds every cell
+    /// [`FastBoard::near_empty_cells`] can return.
+    pub fn near_rect(&self) -> (i32, i32, i32, i32) {
+        self.area_rect(2)
+    }
+
     /// The empty cells with a stone in their neighbourhood (those [`FastBoard::is_near`]
     /// accepts), row by row, at the start of `out`; on the empty board the centre. Returns
     /// their number (`out` only grows: what follows them is scratch). Each entry packs the cell
@@ -563,7 +569,7 @@ impl FastBoard {
     /// scan is branch-free: whether a cell qualifies is unpredictable, so every cell is
     /// written and only the qualifying ones advance the output.
     pub fn near_empty_cells(&self, out: &mut Vec<u32>) -> usize {
-        let (x0, y0, x1, y1) = self.area_rect(2);
+        let (x0, y0, x1, y1) = self.near_rect();
         let (x0, y0, x1, y1) = (x0 as usize, y0 as usize, x1 as usize, y1 as usize);
         if self.bbox.x0 > self.bbox.x1 {
             // No stone is near anything: the centre alone.

@@ -588,19 +588,21 @@ fn pick_best(moves: &mut [Ranked], n: usize) {
 /// The first bit of [`axis_masks`]' near-move bits (bits `0..4` are the far bits).
 const NEAR_BIT: u8 = 1 << 4;
 
-/// Per board column (or row, as `axis` picks the coordinate; `len` of them), the move
-/// generator's distance tests along that coordinate: bit `k` (`0..4`) when it is more than
-/// `far_radius` from that of `recent[k]`, bit `NEAR_BIT << j` when it is within two of that of
-/// the near-move bonus `near[j]` (column, row, bonus).
+/// Per board column (or row, as `axis` picks the coordinate) in `range` (the others stay 0),
+/// the move generator's distance tests along that coordinate: bit `k` (`0..4`) when it is more
+/// than `far_radius` from that of `recent[k]`, bit `NEAR_BIT << j` when it is within two of
+/// that of the near-move bonus `near[j]` (column, row, bonus).
 fn axis_masks(
-    len: usize,
+    range: std::ops::RangeInclusive<i32>,
     recent: &[(i32, i32); 4],
     near: &[(i32, i32, i32); 2],
     far_radius: i32,
     axis: impl Fn((i32, i32)) -> i32,
 ) -> [u8; MAX_SIDE] {
     let mut masks = [0u8; MAX_SIDE];
-    for (v, m) in (0..).zip(masks.iter_mut().take(len)) {
+    let first = *range.start();
+    let len = range.count();
+    for (v, m) in (first..).zip(masks.iter_mut().skip(first as usize).take(len)) {
         for (k, &r) in recent.iter().enumerate() {
             *m |= (((v - axis(r)).abs() > far_radius) as u8) << k;
         }
@@ -1635,9 +1637,10 @@ impl<'a> Searcher<'a> {
         // Which recent moves a cell is far from, and which near-move bonuses it earns, as bits
         // per column and per row: a cell is far from a move when its column or its row is,
         // and within two steps when both are, so two lookups per cell answer all six tests.
-        let (w, h) = (self.b.width(), self.b.height());
-        let cols = axis_masks(w, &recent, &near, far_radius, |(x, _)| x);
-        let rows = axis_masks(h, &recent, &near, far_radius, |(_, y)| y);
+        // Only the columns and rows of the candidates' rectangle are read.
+        let (x0, y0, x1, y1) = self.b.near_rect();
+        let cols = axis_masks(x0..=x1, &recent, &near, far_radius, |(x, _)| x);
+        let rows = axis_masks(y0..=y1, &recent, &near, far_radius, |(_, y)| y);
         let c = me.index();
         // On the empty board only the centre; else the empty cells near a stone.
         let mut cells = std::mem::take(&mut self.near_cells);
