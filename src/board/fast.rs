@@ -40,6 +40,28 @@ pub fn stone(c: Color) -> u8 {
 /// A padded-grid cell index.
 pub type Idx = usize;
 
+/// Slots of the per-cell arrays: every board's padded grid fits (checked below), and the fixed
+/// length lets [`FastBoard::put`] and [`FastBoard::take`] index with a mask instead of a bounds
+/// check (about 120 of them per move).
+const GRID: usize = 8192;
+const _: () = assert!((MAX_SIDE + 2 * PAD) * (MAX_SIDE + 2 * PAD) <= GRID);
+
+/// The in-grid slot of a cell index (the identity for every index of the board's grid; debug
+/// builds check that it is one).
+#[inline(always)]
+fn slot(q: Idx) -> usize {
+    debug_assert!(q < GRID);
+    q & (GRID - 1)
+}
+
+/// A per-cell array of [`GRID`] slots, all `v`.
+fn grid<T: Clone>(v: T) -> Box<[T; GRID]> {
+    vec![v; GRID]
+        .into_boxed_slice()
+        .try_into()
+        .unwrap_or_else(|_| unreachable!("GRID elements"))
+}
+
 /// The incremental search board.
 #[derive(Clone)]
 pub struct FastBoard {
@@ -55,10 +77,12 @@ pub struct FastBoard {
     combo: [&'static ComboTable; 2],
     /// Index offsets of the four directions: (1,0), (0,1), (1,1), (-1,1).
     pub dirs: [isize; 4],
-    cells: Vec<u8>,
-    keys: Vec<[u32; 4]>,
+    /// Cells of the padded grid (`stride * (height + 2 * PAD)` of the [`GRID`] slots; the rest
+    /// are walls and unused), then per cell the line keys of the four directions and the state.
+    cells: Box<[u8; GRID]>,
+    keys: Box<[[u32; 4]; GRID]>,
     /// Per cell: patterns, threat and score (see [`CellState`]).
-    state: Vec<CellState>,
+    state: Box<[CellState; GRID]>,
     totals: Totals,
     /// Number of stones within the 5x5 square around each cell (or, with `near_star`, on the
     /// eight lines through it within two steps).
@@ -69,8 +93,10 @@ pub struct FastBoard {
     hash: u64,
     history: Vec<Undo>,
     /// Cell states overwritten since the first move, newest last: undo restores them instead of
-    /// recomputing (see [`FastBoard::put`]).
-    log: Vec<(u32, CellState)>,
+    /// recomputing (see [`FastBoard::put`]). The first `log_len` entries are the log; the
+    /// buffer only grows, and each put first makes room for a full [`LogWindow`] after them.
+    log: Vec<Logged>,
+    log_len: usize,
     bbox: Bbox,
     /// Null moves in force (see [`FastBoard::make_null`]): each passes the move once.
     passes: usize,
@@ -123,6 +149,40 @@ fn with_class(packed: u16, d: usize, old: u8, new: u8) -> u16 {
 
 /// Cells whose line keys a move changes: [`pattern::HALF`] on each side along each direction.
 const SEEN: usize = 4 * 2 * pattern::HALF as usize;
+
+/// The undo-log entries one put may write (the cell itself and those it sees, at most
+/// `SEEN + 1`), as a power of two: a masked index into a window of this length needs no bounds
+/// check.
+const LOG_WINDOW: usize = 64;
+const _: () = assert!(SEEN < LOG_WINDOW);
+
+/// An undo-log entry: a cell and its state before a put changed it (20 bytes: the cell index
+/// fits the state's 2-byte alignment, where a `u32` made the entry 24).
+#[derive(Clone, Copy, Default)]
+struct Logged {
+    state: CellState,
+    cell: u16,
+}
+const _: () = assert!(GRID <= 1 << 16);
+
+/// Where a put writes its undo-log entries: the log buffer's slots after the log, and how many
+/// it has written.
+struct LogWindow<'a> {
+    slots: &'a mut [Logged; LOG_WINDOW],
+    len: usize,
+}
+
+impl LogWindow<'_> {
+    /// Appends the old state `st` of cell `i`.
+    #[inline(always)]
+    fn push(&mut self, i: Idx, st: CellState) {
+        self.slots[self.len & (LOG_WINDOW - 1)] = Logged {
+            state: st,
+            cell: i as u16,
+        };
+        self.len += 1;
+    }
+}
 
 /// The slot in `0..SEEN` of the cell `k` steps (`1..=HALF`) along direction `d`, forwards
 /// (`j == 0`) or backwards (`j == 1`), in [`FastBoard::put`]'s lookup buffer.
@@ -198,14 +258,14 @@ fn refresh_dir(
     pair: u16,
     combo: &[&[u32; COMBO_LEN]; 2],
     deltas: &mut Deltas,
-    log: &mut Vec<(u32, CellState)>,
+    log: &mut LogWindow,
 ) {
     let (b, w) = (pair as u8, (pair >> 8) as u8);
     let (old_b, old_w) = (st.pats[0][d], st.pats[1][d]);
     if old_b == b && old_w == w {
         return;
     }
-    log.push((i as u32, *st));
+    log.push(i, *st);
     st.pats[0][d] = b;
     st.pats[1][d] = w;
     // Both colours are updated without testing whether their class changed: an unchanged class
@@ -321,9 +381,9 @@ impl FastBoard {
             pairs: pattern::pair_table(rule),
             combo: [Color::Black, Color::White].map(|c| pattern::combo_for(rule, c)),
             dirs: [1, s, s + 1, s - 1],
-            cells: vec![WALL; total],
-            keys: vec![[0; 4]; total],
-            state: vec![CellState::default(); total],
+            cells: grid(WALL),
+            keys: grid([0; 4]),
+            state: grid(CellState::default()),
             totals: Totals {
                 score_sum: [0; 2],
                 threat_count: [[0; 16]; 2],
@@ -333,6 +393,7 @@ impl FastBoard {
             hash: 0,
             history: Vec::with_capacity(width * height),
             log: Vec::new(),
+            log_len: 0,
             bbox: EMPTY_BBOX,
             passes: 0,
         };
@@ -399,7 +460,7 @@ impl FastBoard {
 
     /// Number of padded cells (the length of per-cell arrays).
     pub fn cell_count(&self) -> usize {
-        self.cells.len()
+        self.stride * (self.height + 2 * PAD)
     }
 
     #[inline]
@@ -608,7 +669,7 @@ impl FastBoard {
         self.history.push(Undo {
             idx: i,
             bbox: self.bbox,
-            log_mark: self.log.len(),
+            log_mark: self.log_len,
             totals: self.totals,
         });
         let p = self.pos(i);
@@ -646,7 +707,7 @@ impl FastBoard {
         }
         self.near_star = star;
         self.near.fill(0);
-        for i in 0..self.cells.len() {
+        for i in 0..self.cell_count() {
             if self.cells[i] != EMPTY && self.cells[i] != WALL {
                 self.adjust_near(i, 1);
             }
@@ -690,7 +751,6 @@ impl FastBoard {
         self.hash ^= zobrist::keys().stone[c.index()][i];
         // The cell itself scores nothing while occupied.
         let old = self.state[i];
-        self.log.push((i as u32, old));
         self.set_combo(
             i,
             CellState {
@@ -699,6 +759,15 @@ impl FastBoard {
                 ..old
             },
         );
+        let start = self.log_len;
+        if self.log.len() < start + LOG_WINDOW {
+            self.log.resize(start + LOG_WINDOW, Logged::default());
+        }
+        let slots = (&mut self.log[start..start + LOG_WINDOW])
+            .try_into()
+            .unwrap_or_else(|_| unreachable!("LOG_WINDOW slots"));
+        let mut log = LogWindow { slots, len: 0 };
+        log.push(i, old);
         // Each empty cell that sees `i` does so along exactly one direction: one lookup pair
         // refreshes it. All 40 keys are flipped and looked up first, and the cells updated
         // after: the lookups (two class maps, then the class-pair table) are independent
@@ -706,9 +775,9 @@ impl FastBoard {
         let mut pairs = [0u16; SEEN];
         for d in 0..4 {
             let off = self.dirs[d];
-            for k in 1..=pattern::HALF {
+            for k in 1..pattern::HALF + 1 {
                 for (sign, j) in [(1, 0), (-1, 1)] {
-                    let q = (i as isize + sign * off * k as isize) as usize;
+                    let q = slot((i as isize + sign * off * k as isize) as usize);
                     let key = &mut self.keys[q][d];
                     *key ^= (v as u32) << pattern::shift(-sign as i32 * k);
                     pairs[seen_slot(d, k, j)] = self.pairs.get(*key);
@@ -720,19 +789,21 @@ impl FastBoard {
         // cannot change them, and keeps the sums in registers instead of reloading them.
         let combo = [&*self.combo[0].entry, &*self.combo[1].entry];
         let mut deltas = Deltas::default();
-        let (cells, state, log) = (&self.cells, &mut self.state, &mut self.log);
+        let (cells, state) = (&self.cells, &mut self.state);
         for d in 0..4 {
             let off = self.dirs[d];
-            for k in 1..=pattern::HALF {
+            for k in 1..pattern::HALF + 1 {
                 for (sign, j) in [(1, 0), (-1, 1)] {
-                    let q = (i as isize + sign * off * k as isize) as usize;
+                    let q = slot((i as isize + sign * off * k as isize) as usize);
                     if cells[q] == EMPTY {
                         let pair = pairs[seen_slot(d, k, j)];
-                        refresh_dir(&mut state[q], q, d, pair, &combo, &mut deltas, log);
+                        refresh_dir(&mut state[q], q, d, pair, &combo, &mut deltas, &mut log);
                     }
                 }
             }
         }
+        debug_assert!(log.len <= SEEN + 1);
+        self.log_len = start + log.len;
         deltas.apply(&mut self.totals);
     }
 
@@ -751,18 +822,18 @@ impl FastBoard {
         self.hash ^= zobrist::keys().stone[c.index()][i];
         for d in 0..4 {
             let off = self.dirs[d];
-            for k in 1..=pattern::HALF {
-                let q = (i as isize + off * k as isize) as usize;
+            for k in 1..pattern::HALF + 1 {
+                let q = slot((i as isize + off * k as isize) as usize);
                 self.keys[q][d] ^= (v as u32) << pattern::shift(-k);
-                let q = (i as isize - off * k as isize) as usize;
+                let q = slot((i as isize - off * k as isize) as usize);
                 self.keys[q][d] ^= (v as u32) << pattern::shift(k);
             }
         }
         // The totals are the caller's to restore (saved before the put).
-        for &(q, old) in self.log[log_mark..].iter().rev() {
-            self.state[q as usize] = old;
+        for e in self.log[log_mark..self.log_len].iter().rev() {
+            self.state[slot(e.cell as usize)] = e.state;
         }
-        self.log.truncate(log_mark);
+        self.log_len = log_mark;
     }
 
     /// Replaces the state of cell `i`, keeping the threat counts and score sums up to date.
@@ -788,7 +859,7 @@ impl FastBoard {
         for k in 1..=pattern::HALF {
             let at = |s: isize| -> u32 {
                 let q = i as isize + s * off * k as isize;
-                if q < 0 || q as usize >= self.cells.len() {
+                if q < 0 || q as usize >= self.cell_count() {
                     WALL as u32
                 } else {
                     self.cells[q as usize] as u32
@@ -912,7 +983,7 @@ impl FastBoard {
         } else {
             0
         };
-        for i in 0..self.cells.len() {
+        for i in 0..self.cell_count() {
             if self.cells[i] == WALL {
                 continue;
             }
@@ -1027,7 +1098,7 @@ impl FastBoard {
         if cand.len() < 2 {
             return true;
         }
-        let (mark, totals) = (self.log.len(), self.totals);
+        let (mark, totals) = (self.log_len, self.totals);
         self.put(i, Color::Black);
         let mut threes = 0;
         for &d in &cand {
@@ -1369,7 +1440,7 @@ mod tests {
             b.near.clone(),
             b.hash,
             b.bbox,
-            b.log.len(),
+            b.log_len,
         )
     }
 
