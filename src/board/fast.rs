@@ -719,8 +719,8 @@ impl FastBoard {
         self.near_star
     }
 
-    /// Adds `delta` to the stone counts of the neighbourhood of `i`: for the 5x5 square five
-    /// row slices of five cells (one bounds check per row rather than per cell).
+    /// Adds `delta` (1 or -1) to the stone counts of the neighbourhood of `i`: for the 5x5
+    /// square five rows, each updated as one word.
     fn adjust_near(&mut self, i: Idx, delta: i8) {
         if self.near_star {
             let d = delta as u8;
@@ -733,12 +733,23 @@ impl FastBoard {
             }
             return;
         }
+        // Each row's five counts in one 8-byte word (the three bytes after them get 0): a count
+        // never exceeds 25, and one being lowered counts the stone taken away, so no byte
+        // carries into or borrows from the next. The grid's padding keeps the word on it.
+        const FIVE_ONES: u64 = 0x01_0101_0101;
         let s = self.stride as isize;
         for dy in -2..=2isize {
             let q = (i as isize + dy * s - 2) as usize;
-            for n in &mut self.near[q..q + 5] {
-                *n = n.wrapping_add(delta as u8);
+            let word: &mut [u8; 8] = (&mut self.near[q..q + 8])
+                .try_into()
+                .unwrap_or_else(|_| unreachable!("eight bytes"));
+            let v = u64::from_le_bytes(*word);
+            *word = if delta > 0 {
+                v + FIVE_ONES
+            } else {
+                v - FIVE_ONES
             }
+            .to_le_bytes();
         }
     }
 
