@@ -480,12 +480,12 @@ impl FastBoard {
 
     #[inline]
     pub fn cell(&self, i: Idx) -> u8 {
-        self.cells[i]
+        self.cells[slot(i)]
     }
 
     #[inline]
     pub fn is_empty(&self, i: Idx) -> bool {
-        self.cells[i] == EMPTY
+        self.cells[slot(i)] == EMPTY
     }
 
     /// Number of stones on the board.
@@ -546,7 +546,7 @@ impl FastBoard {
     /// What `c` playing the empty cell `i` makes (all four lines together).
     #[inline]
     pub fn threat(&self, i: Idx, c: Color) -> Threat {
-        Threat::from_u8(self.state[i].threat[c.index()])
+        Threat::from_u8(self.state[slot(i)].threat[c.index()])
     }
 
     /// The line key of `i` along direction `d` (0..4): its ten neighbours as black sees them
@@ -565,7 +565,7 @@ impl FastBoard {
     /// Move-ordering and evaluation score of cell `i` for `c`.
     #[inline]
     pub fn cell_score(&self, i: Idx, c: Color) -> i32 {
-        self.state[i].score[c.index()] as i32
+        self.state[slot(i)].score[c.index()] as i32
     }
 
     /// Sum of cell scores of `c` over all empty cells.
