@@ -86,7 +86,7 @@ pub struct FastBoard {
     totals: Totals,
     /// Number of stones within the 5x5 square around each cell (or, with `near_star`, on the
     /// eight lines through it within two steps).
-    near: Vec<u8>,
+    near: Box<[u8; GRID]>,
     /// Whether [`FastBoard::is_near`] counts only the 16 cells on the lines through a cell
     /// within two steps (the "star") instead of the whole 5x5 square.
     near_star: bool,
@@ -298,6 +298,48 @@ pub fn prepare_tables(rule: Rule) {
     pattern::pair_table(rule);
 }
 
+/// Length of a [`NearList`]: more than the cells of the largest board, plus eight.
+pub const NEAR_LIST: usize = 8192;
+const _: () =
+    assert!(MAX_SIDE * MAX_SIDE + 8 <= NEAR_LIST && NEAR_LIST.is_power_of_two() && 2 * PAD >= 7);
+
+/// The list [`FastBoard::near_empty_cells`] fills (fixed length: a masked index needs no bounds
+/// check).
+pub type NearList = Box<[u32; NEAR_LIST]>;
+
+/// An empty [`NearList`].
+pub fn near_list() -> NearList {
+    vec![0; NEAR_LIST]
+        .into_boxed_slice()
+        .try_into()
+        .unwrap_or_else(|_| unreachable!("NEAR_LIST elements"))
+}
+
+/// Multiplying a word whose bytes are 0 or 1 by this moves byte `j`'s bit to bit `56 + j`
+/// (every other product lands below bit 56 or above bit 63, and none carries into them).
+const GATHER_TOP_BITS: u64 = 0x0102_0408_1020_4080;
+
+/// Per 8-bit mask of qualifying cells (bit `j`: the cell `j` columns on), the entry offsets of
+/// those cells in order (column and cell index both advance by one per cell; the rest zero),
+/// and their number.
+static COMPRESS: [([u32; 8], u8); 256] = {
+    let mut t = [([0u32; 8], 0u8); 256];
+    let mut m = 0;
+    while m < 256 {
+        let (mut n, mut j) = (0, 0);
+        while j < 8 {
+            if m >> j & 1 != 0 {
+                t[m].0[n] = j as u32 * 0x1_0001;
+                n += 1;
+            }
+            j += 1;
+        }
+        t[m].1 = n as u8;
+        m += 1;
+    }
+    t
+};
+
 /// An entry of [`FastBoard::near_empty_cells`]: cell index, column and row.
 #[inline]
 fn pack_near(i: Idx, x: usize, y: usize) -> u32 {
@@ -312,6 +354,26 @@ pub fn unpack_near(e: u32) -> (Idx, i32, i32) {
         (e >> 16 & 0xff) as i32,
         (e >> 24) as i32,
     )
+}
+
+/// The eight bytes of a per-cell array from slot `at` on, as a little-endian word (`at` + 8
+/// stays within the [`GRID`] slots for every cell of a board).
+#[inline(always)]
+fn word_at(a: &[u8; GRID], at: usize) -> u64 {
+    let at = slot(at).min(GRID - 8);
+    u64::from_le_bytes(
+        a[at..at + 8]
+            .try_into()
+            .unwrap_or_else(|_| unreachable!("eight bytes")),
+    )
+}
+
+/// The top bit of each byte of `v` that is not zero (exact: the sum of a byte's low seven bits
+/// and 0x7f never carries into the next byte).
+#[inline(always)]
+fn nonzero_bytes(v: u64) -> u64 {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    (((v & LOW7) + LOW7) | v) & !LOW7
 }
 
 /// Row-by-row iterator over a rectangle of padded cell indices (see [`FastBoard::area`]).
@@ -388,7 +450,7 @@ impl FastBoard {
                 score_sum: [0; 2],
                 threat_count: [[0; 16]; 2],
             },
-            near: vec![0; total],
+            near: grid(0),
             near_star: false,
             hash: 0,
             history: Vec::with_capacity(width * height),
@@ -626,30 +688,39 @@ impl FastBoard {
     /// The empty cells with a stone in their neighbourhood (those [`FastBoard::is_near`]
     /// accepts), row by row, at the start of `out`; on the empty board the centre. Returns
     /// their number (`out` only grows: what follows them is scratch). Each entry packs the cell
-    /// index (low 16 bits) with its column (next 8) and row (top 8), see [`unpack_near`]. The
-    /// scan is branch-free: whether a cell qualifies is unpredictable, so every cell is
-    /// written and only the qualifying ones advance the output.
-    pub fn near_empty_cells(&self, out: &mut Vec<u32>) -> usize {
+    /// index (low 16 bits) with its column (next 8) and row (top 8), see [`unpack_near`].
+    ///
+    /// Eight cells at a time: one word of cell bytes and one of near counts give a byte mask
+    /// of the qualifying cells, and a table ([`COMPRESS`]) their entries, written as a block of
+    /// eight of which the qualifying ones count. The scan is branch-free: whether a cell
+    /// qualifies is unpredictable.
+    pub fn near_empty_cells(&self, out: &mut NearList) -> usize {
         let (x0, y0, x1, y1) = self.near_rect();
         let (x0, y0, x1, y1) = (x0 as usize, y0 as usize, x1 as usize, y1 as usize);
         if self.bbox.x0 > self.bbox.x1 {
             // No stone is near anything: the centre alone.
-            out.clear();
-            out.push(pack_near(self.idx(Pos::new(x0 as u8, y0 as u8)), x0, y0));
+            out[0] = pack_near(self.idx(Pos::new(x0 as u8, y0 as u8)), x0, y0);
             return 1;
-        }
-        let need = (x1 - x0 + 1) * (y1 - y0 + 1);
-        if out.len() < need {
-            out.resize(need, 0);
         }
         let mut k = 0;
         for y in y0..=y1 {
             let row = (y + PAD) * self.stride + PAD;
-            let (from, to) = (row + x0, row + x1 + 1);
-            let cells = self.cells[from..to].iter().zip(&self.near[from..to]);
-            for (x, (&cell, &near)) in (x0..).zip(cells) {
-                out[k] = pack_near(row + x, x, y);
-                k += (cell == EMPTY && near > 0) as usize;
+            for x in (x0..x1 + 1).step_by(8) {
+                let at = row + x;
+                // The top bit of each byte: set when the cell qualifies. Cells past `x1` never
+                // do: those on the board are more than two columns from every stone, and the
+                // padding between rows (wider than seven cells) is walls.
+                let m = nonzero_bytes(word_at(&self.near, at))
+                    & !nonzero_bytes(word_at(&self.cells, at));
+                let bits = ((m >> 7).wrapping_mul(GATHER_TOP_BITS) >> 56) as usize;
+                let base = pack_near(at, x, y);
+                let dst: &mut [u32; 8] = (&mut out[k..k + 8])
+                    .try_into()
+                    .unwrap_or_else(|_| unreachable!("eight entries"));
+                for (d, &o) in dst.iter_mut().zip(&COMPRESS[bits].0) {
+                    *d = base + o;
+                }
+                k += COMPRESS[bits].1 as usize;
             }
         }
         k
@@ -1519,7 +1590,7 @@ mod tests {
         fb.set_near_star(true);
         assert!(fb.near_star() && !fb.is_near(knight) && fb.is_near(line));
         assert!(fb.is_consistent());
-        let mut cells = Vec::new();
+        let mut cells = near_list();
         assert_eq!(fb.near_empty_cells(&mut cells), 16);
         fb.set_near_star(false);
         assert_eq!(fb.near_empty_cells(&mut cells), 24);
@@ -1538,6 +1609,66 @@ mod tests {
                 }
             }
             assert!(fb.is_consistent(), "seed {seed} step {step}");
+        }
+    }
+
+    /// The byte-mask gather and the compress table, for every mask.
+    #[test]
+    fn gathered_masks_compress_to_their_set_bits() {
+        for (bits, &(offsets, n)) in COMPRESS.iter().enumerate() {
+            let m = (0..8).fold(0u64, |w, j| w | ((bits >> j & 1) as u64) << (8 * j + 7));
+            assert_eq!(
+                ((m >> 7).wrapping_mul(GATHER_TOP_BITS) >> 56) as usize,
+                bits
+            );
+            let set: Vec<u32> = (0..8).filter(|j| bits >> j & 1 != 0).collect();
+            assert_eq!(n as usize, set.len());
+            for (k, &j) in set.iter().enumerate() {
+                assert_eq!(offsets[k], j * 0x1_0001);
+            }
+        }
+    }
+
+    /// `near_empty_cells` lists exactly the empty cells `is_near` accepts, row by row with
+    /// their coordinates, on boards of every width class (words cut at the row's end, the
+    /// largest board's last row) and with either neighbourhood.
+    #[test]
+    fn near_empty_cells_are_the_near_empty_cells_in_order() {
+        let seed = 20261124u64;
+        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        let mut list = near_list();
+        for (w, h) in [(15, 15), (20, 20), (7, 9), (64, 64), (5, 64), (33, 6)] {
+            let mut fb = FastBoard::new(w, h, Rule::Freestyle).unwrap();
+            for step in 0..150 {
+                if rng.gen_range(0..12) == 0 {
+                    let star = !fb.near_star();
+                    fb.set_near_star(star);
+                } else if fb.ply() > 0 && rng.gen_range(0..4) == 0 {
+                    fb.unmake();
+                } else {
+                    let (x, y) = (rng.gen_range(0..w as u8), rng.gen_range(0..h as u8));
+                    let i = fb.idx(Pos::new(x, y));
+                    if fb.is_empty(i) {
+                        fb.make(i);
+                    }
+                }
+                let n = fb.near_empty_cells(&mut list);
+                let got: Vec<_> = list[..n].iter().map(|&e| unpack_near(e)).collect();
+                let mut want = Vec::new();
+                for y in 0..h {
+                    for x in 0..w {
+                        let i = fb.idx(Pos::new(x as u8, y as u8));
+                        if fb.is_empty(i) && fb.is_near(i) {
+                            want.push((i, x as i32, y as i32));
+                        }
+                    }
+                }
+                if fb.ply() == 0 {
+                    assert_eq!(n, 1, "the empty board lists its centre");
+                } else {
+                    assert_eq!(got, want, "{w}x{h} seed {seed} step {step}");
+                }
+            }
         }
     }
 

@@ -10,7 +10,7 @@
 use super::tt::{self, Tt, BOUND_EXACT, BOUND_LOWER, BOUND_UPPER};
 use super::vcf::{Vcf, VcfCache};
 use super::vct::{Vct, VctCache};
-use crate::board::fast::{unpack_near, FastBoard, Idx};
+use crate::board::fast::{near_list, unpack_near, FastBoard, Idx, NearList};
 use crate::board::pattern::{EvalWeights, Threat};
 use crate::eval::evaluate_with;
 use crate::pos::MAX_SIDE;
@@ -692,6 +692,9 @@ pub struct Searcher<'a> {
     history: Vec<[i32; 2]>,
     /// Per colour and opponent's last move: the move that last refuted it.
     counter: Vec<[Idx; 2]>,
+    /// Per cell: the move generator's killer and counter-move bonuses while it scores moves
+    /// (zero otherwise).
+    order_extra: Vec<i32>,
     pv: Vec<Vec<Idx>>,
     buffers: Vec<Vec<Ranked>>,
     /// The evaluation's indicator terms in force (none in caro or when all are zero).
@@ -716,7 +719,7 @@ pub struct Searcher<'a> {
     /// History changes (cell, colour, old, new) made while some node is in `staged`.
     history_log: Vec<(u32, u8, i32, i32)>,
     /// Scratch list of the move generator (see [`FastBoard::near_empty_cells`]).
-    near_cells: Vec<u32>,
+    near_cells: NearList,
     tuning: Tuning,
 }
 
@@ -765,6 +768,7 @@ impl<'a> Searcher<'a> {
             killers: vec![[usize::MAX; 2]; MAX_PLY + 1],
             history: vec![[0; 2]; cells],
             counter: vec![[usize::MAX; 2]; cells],
+            order_extra: vec![0; cells],
             pv: vec![Vec::new(); MAX_PLY + 1],
             buffers: vec![Vec::new(); MAX_PLY + 1],
             null_at: vec![false; MAX_PLY + 1],
@@ -775,7 +779,7 @@ impl<'a> Searcher<'a> {
             root_depth: 0,
             staged: Vec::with_capacity(MAX_PLY + 1),
             history_log: Vec::new(),
-            near_cells: Vec::new(),
+            near_cells: near_list(),
             indicators,
             net,
             tuning: t,
@@ -1643,14 +1647,13 @@ impl<'a> Searcher<'a> {
         let rows = axis_masks(y0..=y1, &recent, &near, far_radius, |(_, y)| y);
         let c = me.index();
         // On the empty board only the centre; else the empty cells near a stone.
-        let mut cells = std::mem::take(&mut self.near_cells);
         // (Knob `star=1`) the root's candidates come from the whole 5x5 square: the counts are
         // rebuilt for it and back (a scan of the board, once per root generation).
         let root_square = ply == 0 && t.near_star == 1;
         if root_square {
             self.b.set_near_star(false);
         }
-        let n = self.b.near_empty_cells(&mut cells);
+        let n = self.b.near_empty_cells(&mut self.near_cells);
         if root_square {
             self.b.set_near_star(true);
         }
@@ -1659,20 +1662,35 @@ impl<'a> Searcher<'a> {
         // loop can keep the board's and the history's arrays at hand instead of reloading them.
         out.resize(n, Ranked(0));
         let mut k = 0;
-        let mut maybe_fouls = false;
-        let (b, history) = (&self.b, &self.history);
-        for &e in &cells[..n] {
+        // The near-move bonuses by the two `close` bits, and the killer and counter-move bonuses
+        // per cell (set here, cleared after the loop): a lookup each instead of compares.
+        let near_add = [0, near[0].2, near[1].2, near[0].2 + near[1].2];
+        let bonus_cells = [
+            (killers[0], 300),
+            (killers[1], if killers[1] == killers[0] { 0 } else { 200 }),
+            (counter, counter_bonus),
+        ];
+        for &(i, bonus) in &bonus_cells {
+            if let Some(e) = self.order_extra.get_mut(i) {
+                *e += bonus;
+            }
+        }
+        let (b, history, extra) = (&self.b, &self.history, &self.order_extra);
+        for &e in &self.near_cells[..n] {
             let (i, x, y) = unpack_near(e);
             let tm = b.threat(i, me);
             let to = b.threat(i, opp);
             if !answers_threat(tm, to, must_defend) {
                 continue;
             }
-            maybe_fouls |= renju_black && b.maybe_forbidden(i);
             let mut s = (b.cell_score(i, me) + ob[tm as usize]) * attack / 16
                 + b.cell_score(i, opp)
                 + ob[to as usize];
-            let (col, row) = (cols[x as usize], rows[y as usize]);
+            // (A column or row is below `MAX_SIDE`, a power of two: the mask is no change.)
+            let (col, row) = (
+                cols[x as usize & (MAX_SIDE - 1)],
+                rows[y as usize & (MAX_SIDE - 1)],
+            );
             let (far, close) = (col | row, col & row);
             if far_scale && far & 0b11 == 0b11 {
                 // Divisions by constants: shifts, where a divisor chosen at run time needed a
@@ -1685,19 +1703,8 @@ impl<'a> Searcher<'a> {
             } else {
                 h.clamp(-1000, 1000) / 8
             };
-            for (j, &(_, _, bonus)) in near.iter().enumerate() {
-                if close & NEAR_BIT << j != 0 {
-                    s += bonus;
-                }
-            }
-            if i == counter {
-                s += counter_bonus;
-            }
-            if i == killers[0] {
-                s += 300;
-            } else if i == killers[1] {
-                s += 200;
-            }
+            s += near_add[((close / NEAR_BIT) & 3) as usize];
+            s += extra.get(i).copied().unwrap_or(0);
             if Some(i) == tt_move {
                 s = i32::MAX;
             }
@@ -1705,12 +1712,17 @@ impl<'a> Searcher<'a> {
             k += 1;
         }
         out.truncate(k);
+        for &(i, bonus) in &bonus_cells {
+            if let Some(e) = self.order_extra.get_mut(i) {
+                *e -= bonus;
+            }
+        }
+        let maybe_fouls = renju_black && out.iter().any(|m| self.b.maybe_forbidden(m.cell()));
         if maybe_fouls {
             // The rest of `playable`: renju black's fouls.
             let b = &mut self.b;
             out.retain(|m| !is_foul(b, m.cell()));
         }
-        self.near_cells = cells;
     }
 }
 
