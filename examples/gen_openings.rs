@@ -30,10 +30,11 @@
 //!    real engine matches; see the README). `--keep`, `--target` and `--count` change the three
 //!    numbers (the set's own candidate count is 700 for freestyle, 300 for the others).
 //!
-//! Sets balanced by games (renju and exact five since the thirty-second session, freestyle since
-//! the thirty-third) take one more step: a pool made with these options is played out with
-//! `rensa-referee match`, and `examples/opening_stats.rs --keep 40` keeps the openings whose
-//! black score in those games is closest to even (see the README, "Balancing by games").
+//! Every shipped set is balanced by games (renju and exact five since the thirty-second session,
+//! freestyle since the thirty-third, caro since the thirty-fourth), one more step: a pool made
+//! with these options is played out with `rensa-referee match`, and
+//! `examples/opening_stats.rs --keep 40` keeps the openings whose black score in those games is
+//! closest to even (see the README, "Balancing by games").
 //!
 //! The scores are an engine's opinion at a shallow depth: they rank openings, they do not prove
 //! balance; real matches (`rensa-referee match`) are the check.
