@@ -687,7 +687,7 @@ impl FastBoard {
 
     /// The empty cells with a stone in their neighbourhood (those [`FastBoard::is_near`]
     /// accepts), row by row, at the start of `out`; on the empty board the centre. Returns
-    /// their number (`out` only grows: what follows them is scratch). Each entry packs the cell
+    /// their number (the entries after them are scratch). Each entry packs the cell
     /// index (low 16 bits) with its column (next 8) and row (top 8), see [`unpack_near`].
     ///
     /// Eight cells at a time: one word of cell bytes and one of near counts give a byte mask
