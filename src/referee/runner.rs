@@ -100,8 +100,9 @@ pub fn opening_order(count: usize, seed: Option<u64>) -> Vec<usize> {
     order
 }
 
-/// The full schedule. Pair `k` of every pairing uses opening `order[k % len]`; pairings are
-/// interleaved so that partial results stay balanced.
+/// The full schedule. Pair `k` of every pairing uses opening `order[k % len]`, and the pairing's
+/// first-listed engine has black in the first game of even pairs and in the second game of odd
+/// ones; pairings are interleaved so that partial results stay balanced.
 pub fn schedule(config: &RunConfig) -> Vec<Scheduled> {
     let pairs = pairings(config.tournament, config.engines.len());
     let pairs_per_pairing = config.games_per_pairing.div_ceil(2);
@@ -120,7 +121,16 @@ pub fn schedule(config: &RunConfig) -> Vec<Scheduled> {
             }
         }
         for &(a, b) in &pairs {
-            for (first, second) in [(a, b), (b, a)] {
+            // Which engine has black first alternates from pair to pair. An engine that keeps
+            // state from game to game (a warm hash, when processes are reused) can play the
+            // second game of a pair differently from the first; with a fixed order that would
+            // favour one engine every time.
+            let order = if k % 2 == 0 {
+                [(a, b), (b, a)]
+            } else {
+                [(b, a), (a, b)]
+            };
+            for (first, second) in order {
                 out.push(Scheduled {
                     spec: GameSpec {
                         game_index: out.len(),
@@ -708,6 +718,14 @@ mod tests {
             .map(|g| g.spec.opening_index)
             .collect();
         assert_eq!(ab, [Some(0), Some(1), Some(0)]);
+        // The engine with black in a pair's first game alternates: e0 in pair 0 of pairing
+        // (e0, e1), e1 in pair 1, e0 again in pair 2.
+        let first_blacks: Vec<usize> = s
+            .iter()
+            .filter(|g| g.spec.game_index % 2 == 0 && g.first + g.second == 1)
+            .map(|g| g.first)
+            .collect();
+        assert_eq!(first_blacks, [0, 1, 0]);
     }
 
     #[test]
