@@ -125,12 +125,12 @@ pub fn schedule(config: &RunConfig) -> Vec<Scheduled> {
             // state from game to game (a warm hash, when processes are reused) can play the
             // second game of a pair differently from the first; with a fixed order that would
             // favour one engine every time.
-            let order = if k % 2 == 0 {
+            let colours = if k % 2 == 0 {
                 [(a, b), (b, a)]
             } else {
                 [(b, a), (a, b)]
             };
-            for (first, second) in order {
+            for (first, second) in colours {
                 out.push(Scheduled {
                     spec: GameSpec {
                         game_index: out.len(),
