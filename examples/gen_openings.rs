@@ -7,6 +7,8 @@
 //! cargo run --release --example gen_openings -- --scores LOG openings   # reuse logged scores
 //! # A pool for balancing by games: 600 renju candidates, the 100 scored closest to +50
 //! cargo run --release --example gen_openings -- --count 600 --keep 100 --target 50 pool renju
+//! # A pool of every caro candidate of 4000 whose score is within 35 of -5 (-40 ... +30)
+//! cargo run --release --example gen_openings -- --count 4000 --target -5 --within 35 pool caro
 //! ```
 //!
 //! Every candidate's score goes to stderr as `score <pos> <value>`; `--scores` reads such a log
@@ -29,6 +31,8 @@
 //!    `KEEP * 9 / 10` of any stone count, and none from `DROPPED` (openings that proved lopsided in
 //!    real engine matches; see the README). `--keep`, `--target` and `--count` change the three
 //!    numbers (the set's own candidate count is 700 for freestyle, 300 for the others).
+//!    `--within D` keeps instead every candidate whose score is within `D` of the target,
+//!    however many there are and whatever their stone counts (a pool for balancing by games).
 //!
 //! Every shipped set is balanced by games (renju and exact five since the thirty-second session,
 //! freestyle since the thirty-third, caro since the thirty-fourth), one more step: a pool made
@@ -64,6 +68,8 @@ struct Selection {
     keep: usize,
     target: i32,
     count: Option<usize>,
+    /// `--within D`: every candidate within `D` of `target` (no `keep`, no stone-count cap).
+    within: Option<i32>,
 }
 /// Hash memory of the scoring engine.
 const MEMORY_BYTES: u64 = 128 * 1024 * 1024;
@@ -243,7 +249,7 @@ fn generate(
     cache: &std::collections::HashMap<String, Option<i32>>,
     sel: Selection,
 ) -> String {
-    let Selection { keep, target, .. } = sel;
+    let Selection { target, .. } = sel;
     let dropped: HashSet<_> = DROPPED
         .iter()
         .filter(|(name, _)| *name == rule.name())
@@ -286,15 +292,24 @@ fn generate(
     });
     let mut per_count = [0usize; 6];
     let mut kept = Vec::new();
+    let cap = match sel.within {
+        Some(_) => usize::MAX,
+        None => sel.keep * 9 / 10,
+    };
     for (v, c) in measured {
-        if kept.len() == keep {
+        let full = match sel.within {
+            Some(d) => (v - target).abs() > d,
+            None => kept.len() == sel.keep,
+        };
+        if full {
             break;
         }
-        if per_count[c.len()] < keep * 9 / 10 && !dropped.contains(&canonical_key(&c, SIDE, SIDE)) {
+        if per_count[c.len()] < cap && !dropped.contains(&canonical_key(&c, SIDE, SIDE)) {
             per_count[c.len()] += 1;
             kept.push((v, c));
         }
     }
+    let keep = kept.len();
     let kept_mean = kept.iter().map(|k| k.0 as f64).sum::<f64>() / kept.len().max(1) as f64;
     let worst = kept.iter().map(|k| (k.0 - target).abs()).max().unwrap_or(0);
     eprintln!(
@@ -316,11 +331,14 @@ fn generate(
     if let Some(n) = sel.count {
         let _ = write!(opts, "--count {n} ");
     }
-    if keep != KEEP {
-        let _ = write!(opts, "--keep {keep} ");
+    if sel.keep != KEEP {
+        let _ = write!(opts, "--keep {} ", sel.keep);
     }
     if target != TARGET {
         let _ = write!(opts, "--target {target} ");
+    }
+    if let Some(d) = sel.within {
+        let _ = write!(opts, "--within {d} ");
     }
     let _ = writeln!(
         out,
@@ -338,11 +356,14 @@ fn generate(
         out,
         "# depth of {DEPTH} plies on {SIDE}x{SIDE} ({forced} dropped for a forced win for either side); kept: the {keep}"
     );
-    let _ = writeln!(
-        out,
-        "# whose score is closest to {target}, at most {} per stone count. Comment: the stones in pos notation",
-        keep * 9 / 10
-    );
+    let how = match sel.within {
+        Some(d) => format!("whose score is within {d} of {target}, all of them"),
+        None => format!(
+            "whose score is closest to {target}, at most {} per stone count",
+            keep * 9 / 10
+        ),
+    };
+    let _ = writeln!(out, "# {how}. Comment: the stones in pos notation");
     let _ = writeln!(
         out,
         "# on 15x15 and the search value for black (engine units; set mean {kept_mean:.0}). Skipped: {}",
@@ -378,8 +399,9 @@ fn main() {
         keep: KEEP,
         target: TARGET,
         count: None,
+        within: None,
     };
-    for flag in ["--keep", "--target", "--count"] {
+    for flag in ["--keep", "--target", "--count", "--within"] {
         if let Some(i) = args.iter().position(|a| a == flag) {
             let value = args.get(i + 1).and_then(|v| v.parse::<i64>().ok());
             let Some(v) = value else {
@@ -390,6 +412,7 @@ fn main() {
             match flag {
                 "--keep" => sel.keep = v.max(1) as usize,
                 "--target" => sel.target = v as i32,
+                "--within" => sel.within = Some(v.max(0) as i32),
                 _ => sel.count = Some(v.max(1) as usize),
             }
         }
