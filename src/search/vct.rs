@@ -17,8 +17,12 @@
 //! * A straight-four point of renju black is safe only when its legality follows from its line
 //!   patterns alone (no second line holding a three or four); the recursive double-three test
 //!   could otherwise change its verdict through stones far away.
-//! * Caro is not searched (a stone can close a five from the far end, so the pattern shortcuts
-//!   above do not hold there): the solver returns no win.
+//! * Caro: a five closed by the defender's stones at both ends does not win, so one defender
+//!   stone can stop two five points (it fills one and closes the other's far end). A caro
+//!   straight-four point is safe only when, with the attacker's stone on it, no single stone
+//!   takes every five point away (tried on the board, [`FastBoard::five_defences`]), and the
+//!   replies to a three are tried on the board too. The defences of a four are the stones
+//!   `five_defences` finds (the five point, or a stone that closes the five's far end).
 //!
 //! Whether a reply is relevant is read from the line patterns where they decide it (see
 //! `Vct::three_defences`), else tried on the board; the answers are the same either way.
@@ -135,9 +139,6 @@ impl<'a> Vct<'a> {
     ) -> Option<u32> {
         line.clear();
         self.aborted = false;
-        if matches!(b.rule(), Rule::Caro { .. }) {
-            return None;
-        }
         let depth = depth.min(200) as u8;
         for t in 1..=threes.min(MAX_CACHED_THREES as u32) as u8 {
             line.clear();
@@ -218,7 +219,21 @@ impl<'a> Vct<'a> {
         // Step 3. The moves: the block of the defender's four (which must keep a threat), or
         // every four and three, strongest first.
         let mut moves = self.cache.scratch.scored();
-        if opp_fives > 0 {
+        if opp_fives > 0 && matches!(b.rule(), Rule::Caro { .. }) {
+            // Caro: the stones that stop every five point of the defender (the point, or one
+            // that closes a five's far end; one stone may stop two).
+            let mut points = self.cache.scratch.cells();
+            let mut stops = self.cache.scratch.cells();
+            points.extend(b.cells_with(opp, Threat::Five));
+            b.five_defences(&points, &mut stops);
+            moves.extend(stops.iter().map(|&r| (0, r)));
+            self.cache.scratch.give_cells(points);
+            self.cache.scratch.give_cells(stops);
+            if moves.is_empty() {
+                self.cache.scratch.give_scored(moves);
+                return None;
+            }
+        } else if opp_fives > 0 {
             let mut blocks = b.cells_with(opp, Threat::Five);
             if let (Some(f), None) = (blocks.next(), blocks.next()) {
                 moves.push((0, f));
@@ -393,7 +408,10 @@ impl<'a> Vct<'a> {
         // line, adds no attacker stone), so it creates none: a reply is relevant exactly when it
         // takes or breaks every point of `safe`. Renju black's points are tried on the board (a
         // white stone can turn a forbidden double four into a safe straight four).
-        let by_patterns = b.rule() != Rule::Renju || a != Color::Black;
+        // Caro's points are tried too: a stone that closes the far end of one five makes a
+        // straight four stoppable by one stone.
+        let by_patterns = (b.rule() != Rule::Renju || a != Color::Black)
+            && !matches!(b.rule(), Rule::Caro { .. });
         let mut scratch = self.cache.scratch.cells();
         for &r in &cand {
             let four = b.threat(r, d) >= Threat::Block4;
@@ -485,6 +503,9 @@ fn has_safe_straight_four(b: &mut FastBoard, a: Color, scratch: &mut Vec<Idx>) -
     if b.rule() == Rule::Renju && a == Color::Black {
         straight_four_points(b, a, scratch);
         scratch.iter().any(|&f| safe_for_black(b, f))
+    } else if matches!(b.rule(), Rule::Caro { .. }) {
+        straight_four_points(b, a, scratch);
+        scratch.iter().any(|&f| safe_for_caro(b, f, a))
     } else {
         b.count(a, Threat::Flex4) > 0
     }
@@ -509,14 +530,39 @@ fn safe_for_black(b: &mut FastBoard, f: Idx) -> bool {
     lines < 2 && !b.is_forbidden(f)
 }
 
+/// Whether caro's straight-four (or double-four) point `f` of `a` is safe: with `a`'s stone on
+/// it, `a` has a five point and no single stone of the opponent takes every one away. Two five
+/// points are not always two threats in caro: a stone on one of them may close the other's five
+/// at its far end.
+fn safe_for_caro(b: &mut FastBoard, f: Idx, a: Color) -> bool {
+    let pass = b.side_to_move() != a;
+    if pass {
+        b.make_null();
+    }
+    b.make(f);
+    let points: Vec<Idx> = b.cells_with(a, Threat::Five).collect();
+    let mut stops = Vec::new();
+    if !points.is_empty() {
+        b.five_defences(&points, &mut stops);
+    }
+    b.unmake();
+    if pass {
+        b.unmake_null();
+    }
+    !points.is_empty() && stops.is_empty()
+}
+
 /// The empty cells where `a` (not necessarily to move) makes a straight four or double four that
 /// is sure to win when the opponent has no five: any such cell, except for renju black, where the
 /// cell must be legal and no line other than the four's may hold a three or four (so that its
-/// legality depends on its line patterns only).
+/// legality depends on its line patterns only), and in caro, where no single stone may stop
+/// the fives it makes (see [`safe_for_caro`]).
 pub fn safe_straight_four_points(b: &mut FastBoard, a: Color, out: &mut Vec<Idx>) {
     straight_four_points(b, a, out);
     if b.rule() == Rule::Renju && a == Color::Black {
         out.retain(|&f| safe_for_black(b, f));
+    } else if matches!(b.rule(), Rule::Caro { .. }) {
+        out.retain(|&f| safe_for_caro(b, f, a));
     }
 }
 
@@ -619,7 +665,10 @@ mod tests {
                 break;
             }
             b.make(r);
-            ok = proves(b, depth - 1, margin, calls);
+            // The claim bounds the rest: `n` plies from the attacker's move (the five
+            // included) leave `n - 2` after this reply, of which at most `(n - 3) / 2`
+            // attacker moves before the five.
+            ok = proves(b, (depth - 1).min(n.saturating_sub(3) / 2), margin, calls);
             b.unmake();
             if !ok {
                 eprintln!(
@@ -776,7 +825,7 @@ mod tests {
     }
 
     #[test]
-    fn quiet_position_has_no_vct_and_caro_is_not_searched() {
+    fn quiet_position_has_no_vct() {
         let rows = [
             "...............",
             "...............",
@@ -792,11 +841,16 @@ mod tests {
         let mut b = board(Rule::Freestyle, &rows);
         let (r, _, aborted) = solve(&mut b, 3, 1_000_000);
         assert!(r.is_none() && !aborted);
-        let caro = Rule::Caro {
-            overline_wins: false,
-        };
+    }
+
+    const CARO: Rule = Rule::Caro {
+        overline_wins: false,
+    };
+
+    #[test]
+    fn caro_double_three_wins() {
         let mut b = board(
-            caro,
+            CARO,
             &[
                 "O.O............",
                 "...............",
@@ -809,7 +863,66 @@ mod tests {
                 "..............O",
             ],
         );
-        assert_eq!(solve(&mut b, 1, 100_000).0, None);
+        assert!(!has_vcf(&mut b));
+        let (r, line, aborted) = solve(&mut b, 1, 100_000);
+        assert!(!aborted);
+        assert!(r.is_some(), "the open double three wins in caro too");
+        assert!(proves(&mut b, DEPTH, 2, &mut 0), "{line:?}");
+    }
+
+    /// A caro four with white beyond one end: its two five points are one stone's work (the
+    /// stone on the open one closes the other five at both ends), so the point that makes it
+    /// is no safe straight-four point, and the three is no threat.
+    #[test]
+    fn caro_four_closed_beyond_one_end_is_not_straight() {
+        let rows = [
+            "...............",
+            "...............",
+            "...............",
+            "...............",
+            "...............",
+            "...O.XXX.......",
+            "...............",
+            "..............O",
+            "...............",
+            "...............",
+            "..............O",
+        ];
+        let mut b = board(CARO, &rows);
+        assert_eq!(b.side_to_move(), Color::Black);
+        let mut safe = Vec::new();
+        safe_straight_four_points(&mut b, Color::Black, &mut safe);
+        // (8,5) makes O.XXXX.: five points (4,5) and (9,5); white on (9,5) closes (4,5)'s five.
+        let f = at(&b, 8, 5);
+        assert_eq!(
+            b.threat(f, Color::Black),
+            Threat::Flex4,
+            "two five points by the tables"
+        );
+        assert!(!safe.contains(&f));
+        assert!(safe.is_empty(), "{safe:?}");
+        // With the white stone one step further away, (8,5) makes a straight four; (4,5) not.
+        let mut open = board(
+            CARO,
+            &[
+                "...............",
+                "...............",
+                "...............",
+                "...............",
+                "...............",
+                "..O..XXX.......",
+                "...............",
+                "..............O",
+                "...............",
+                "...............",
+                "..............O",
+            ],
+        );
+        safe_straight_four_points(&mut open, Color::Black, &mut safe);
+        assert_eq!(safe, vec![at(&open, 8, 5)], "only the side away from white");
+        // (4,5) makes O.XXXX. from (2,5): five points (3,5) and (8,5), and white on (8,5) closes the
+        // five through (3,5) against (2,5).
+        assert_eq!(open.threat(at(&open, 4, 5), Color::Black), Threat::Flex4);
     }
 
     #[test]
@@ -842,7 +955,7 @@ mod tests {
         let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
         let mut checked = 0;
         for game in 0..24 {
-            let rule = [Rule::Freestyle, Rule::Exact, Rule::Renju][game % 3];
+            let rule = [Rule::Freestyle, Rule::Exact, Rule::Renju, CARO][game % 4];
             let mut b = FastBoard::new(15, 15, rule).unwrap();
             for _ in 0..rng.gen_range(6..40) {
                 let cells: Vec<Idx> = b.area(1).filter(|&i| b.is_empty(i)).collect();
@@ -889,8 +1002,8 @@ mod tests {
         let mut checked = 0;
         let mut calls = 0;
         let mut found = [0; 2];
-        for game in 0..40 {
-            let rule = [Rule::Freestyle, Rule::Exact, Rule::Renju][game % 3];
+        for game in 0..48 {
+            let rule = [Rule::Freestyle, Rule::Exact, Rule::Renju, CARO][game % 4];
             let mut b = FastBoard::new(15, 15, rule).unwrap();
             b.make(b.idx(Pos::new(7, 7)));
             for _ in 0..40 {
