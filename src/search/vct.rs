@@ -219,9 +219,9 @@ impl<'a> Vct<'a> {
         // Step 3. The moves: the block of the defender's four (which must keep a threat), or
         // every four and three, strongest first.
         let mut moves = self.cache.scratch.scored();
-        if opp_fives > 0 && matches!(b.rule(), Rule::Caro { .. }) {
-            // Caro: the stones that stop every five point of the defender (the point, or one
-            // that closes a five's far end; one stone may stop two).
+        if opp_fives > 0 {
+            // The stones that stop every five point of the defender: its only five point, or in
+            // caro also a stone that closes a five's far end (one stone may stop two).
             let mut points = self.cache.scratch.cells();
             let mut stops = self.cache.scratch.cells();
             points.extend(b.cells_with(opp, Threat::Five));
@@ -230,14 +230,6 @@ impl<'a> Vct<'a> {
             self.cache.scratch.give_cells(points);
             self.cache.scratch.give_cells(stops);
             if moves.is_empty() {
-                self.cache.scratch.give_scored(moves);
-                return None;
-            }
-        } else if opp_fives > 0 {
-            let mut blocks = b.cells_with(opp, Threat::Five);
-            if let (Some(f), None) = (blocks.next(), blocks.next()) {
-                moves.push((0, f));
-            } else {
                 self.cache.scratch.give_scored(moves);
                 return None;
             }
@@ -702,7 +694,7 @@ mod tests {
             "...............",
             "..............O",
         ];
-        for rule in [Rule::Freestyle, Rule::Exact] {
+        for rule in [Rule::Freestyle, Rule::Exact, CARO] {
             let mut b = board(rule, &rows);
             assert!(!has_vcf(&mut b));
             let (r, line, aborted) = solve(&mut b, 1, 100_000);
@@ -846,29 +838,6 @@ mod tests {
     const CARO: Rule = Rule::Caro {
         overline_wins: false,
     };
-
-    #[test]
-    fn caro_double_three_wins() {
-        let mut b = board(
-            CARO,
-            &[
-                "O.O............",
-                "...............",
-                "O..............",
-                "...............",
-                "...............",
-                ".......X.......",
-                ".......X.......",
-                ".....XX........",
-                "..............O",
-            ],
-        );
-        assert!(!has_vcf(&mut b));
-        let (r, line, aborted) = solve(&mut b, 1, 100_000);
-        assert!(!aborted);
-        assert!(r.is_some(), "the open double three wins in caro too");
-        assert!(proves(&mut b, DEPTH, 2, &mut 0), "{line:?}");
-    }
 
     /// A caro four with white beyond one end: its two five points are one stone's work (the
     /// stone on the open one closes the other five at both ends), so the point that makes it
