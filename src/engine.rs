@@ -395,8 +395,16 @@ impl Engine {
                 .get_or_insert_with(|| VctCache::new(VCT_CACHE_BITS));
             let vct_ms = budget.soft_ms.min(budget.hard_ms) / vct_divisor;
             let ms = s.elapsed_ms().saturating_add(vct_ms).min(budget.hard_ms);
-            let nodes_left = max_nodes.saturating_sub(s.nodes);
-            let (found, vct_nodes) = root_vct(&mut s.b, vct_cache, start, ms, stop, nodes_left);
+            let t = s.tuning();
+            // A clock bounds the solver as well, so the node cap there is a knob; searches
+            // capped by nodes (or by nothing) keep the fixed cap and replay exactly.
+            let cap = if max_nodes == u64::MAX && budget.hard_ms != u64::MAX {
+                t.root_vct_nodes
+            } else {
+                search::ROOT_VCT_NODES.min(max_nodes.saturating_sub(s.nodes))
+            };
+            let reach = (t.root_vct_depth, t.root_vct_threes, cap);
+            let (found, vct_nodes) = root_vct(&mut s.b, vct_cache, start, ms, stop, reach);
             s.nodes += vct_nodes;
             if let Some((n, line)) = found {
                 let r = proven_win(&s, n, &line);
@@ -424,6 +432,11 @@ impl Engine {
             let safety_nodes = s.tuning().safety_vct_nodes.min(max_nodes);
             let safety = safety_nodes > 0 && handicap.strength >= 100 && exclude.is_empty();
             let safety_ms = budget.soft_ms.min(budget.hard_ms) / search::ROOT_VCT_TIME_DIVISOR;
+            let safety_reach = (
+                search::ROOT_VCT_DEPTH,
+                search::ROOT_VCT_THREES,
+                search::ROOT_VCT_NODES.min(safety_nodes),
+            );
             // The root VCT's cache, allocated only when the check is on.
             let mut safety_cache = safety.then(|| {
                 self.vct_cache
@@ -458,7 +471,7 @@ impl Engine {
                         let until = s.elapsed_ms().saturating_add(safety_ms).min(limit);
                         s.b.make(m);
                         let (found, n) =
-                            root_vct(&mut s.b, cache, start, until, stop, safety_nodes);
+                            root_vct(&mut s.b, cache, start, until, stop, safety_reach);
                         s.b.unmake();
                         s.nodes += n;
                         if found.is_some() {
@@ -588,28 +601,20 @@ impl Engine {
 }
 
 /// The root VCT (see [`search::vct`]): the side to move's forced win by threes and fours, found
-/// before `start + until_ms` within `max_nodes`: `(plies, line)` if found, and the nodes spent.
+/// before `start + until_ms` within `(attacker moves, threes, nodes)`: `(plies, line)` if found,
+/// and the nodes spent.
 fn root_vct(
     b: &mut FastBoard,
     cache: &mut VctCache,
     start: Instant,
     until_ms: u64,
     stop: &AtomicBool,
-    max_nodes: u64,
+    (depth, threes, max_nodes): (u32, u32, u64),
 ) -> (Option<(u32, Vec<usize>)>, u64) {
     let deadline = start.checked_add(std::time::Duration::from_millis(until_ms.min(1 << 40)));
-    let mut vct = search::vct::Vct::new(
-        cache,
-        search::ROOT_VCT_NODES.min(max_nodes),
-        deadline.map(|d| (d, stop)),
-    );
+    let mut vct = search::vct::Vct::new(cache, max_nodes, deadline.map(|d| (d, stop)));
     let mut line = Vec::new();
-    let r = vct.solve(
-        b,
-        search::ROOT_VCT_DEPTH,
-        search::ROOT_VCT_THREES,
-        &mut line,
-    );
+    let r = vct.solve(b, depth, threes, &mut line);
     log::debug!("root vct: {:?} in {} nodes", r, vct.nodes);
     (r.filter(|_| !line.is_empty()).map(|n| (n, line)), vct.nodes)
 }

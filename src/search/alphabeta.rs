@@ -273,6 +273,12 @@ pub struct Tuning {
     /// The root VCT may use the target time over this divisor (0 = no root VCT; default
     /// [`crate::search::ROOT_VCT_TIME_DIVISOR`]).
     pub root_vct_divisor: u64,
+    /// Root VCT limits: threes (`rvctt`), attacker moves (`rvctdepth`) and the node cap of a
+    /// search with a time limit (`rvctn`; searches without one keep
+    /// [`crate::search::ROOT_VCT_NODES`]).
+    pub root_vct_threes: u32,
+    pub root_vct_depth: u32,
+    pub root_vct_nodes: u64,
     /// Node cap of the threat-safety check (0 = off, the default; try
     /// [`crate::search::SAFETY_VCT_NODES`]): each new best move of the iterative deepening after
     /// which the opponent has a VCT is excluded and the iteration searched again without it. In
@@ -383,6 +389,9 @@ impl Tuning {
         vct_threes: 2,
         vct_depth: 8,
         root_vct_divisor: crate::search::ROOT_VCT_TIME_DIVISOR,
+        root_vct_threes: crate::search::ROOT_VCT_THREES,
+        root_vct_depth: crate::search::ROOT_VCT_DEPTH,
+        root_vct_nodes: crate::search::ROOT_VCT_NODES,
         safety_vct_nodes: 0,
         renju_fouls_defend: true,
         renju_foul_scores_zero: false,
@@ -472,6 +481,9 @@ impl Tuning {
                 "vctn" => t.vct_nodes = n.max(1) as u64,
                 "vctt" => t.vct_threes = n.clamp(1, 7) as u32,
                 "rvct" => t.root_vct_divisor = n.clamp(0, 1000) as u64,
+                "rvctt" => t.root_vct_threes = n.clamp(1, 7) as u32,
+                "rvctdepth" => t.root_vct_depth = n.clamp(1, 30) as u32,
+                "rvctn" => t.root_vct_nodes = n.clamp(1, 1_000_000_000) as u64,
                 "svct" => t.safety_vct_nodes = n.clamp(0, 100_000_000) as u64,
                 "rfoul" => t.renju_fouls_defend = n != 0,
                 "rfz" => t.renju_foul_scores_zero = n != 0,
