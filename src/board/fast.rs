@@ -1257,8 +1257,10 @@ impl FastBoard {
             }
             return;
         }
+        // The candidates are gathered in `out` (no allocation on this hot path of the caro
+        // threat search), then those that leave a five point are dropped.
         let own = stone(attacker);
-        let mut candidates: Vec<Idx> = fives.to_vec();
+        out.extend_from_slice(fives);
         for &f in fives {
             for d in 0..4 {
                 let off = self.dirs[d];
@@ -1267,8 +1269,8 @@ impl FastBoard {
                     while self.cells[q] == own {
                         q = (q as isize + sign * off) as usize;
                     }
-                    if self.cells[q] == EMPTY && !candidates.contains(&q) {
-                        candidates.push(q);
+                    if self.cells[q] == EMPTY && !out.contains(&q) {
+                        out.push(q);
                     }
                 }
             }
@@ -1287,7 +1289,7 @@ impl FastBoard {
             &all
         };
         debug_assert!(fives.iter().all(|&f| self.is_five(f, attacker)));
-        for q in candidates {
+        out.retain(|&q| {
             let stopped = fives.iter().all(|&f| {
                 f == q
                     || self.line_step(f, q).is_some_and(|(d, k)| {
@@ -1300,10 +1302,8 @@ impl FastBoard {
                 self.unmake();
                 played
             });
-            if stopped {
-                out.push(q);
-            }
-        }
+            stopped
+        });
     }
 
     /// The cells along the four lines through `i` (within four steps) where `c` has a five.

@@ -532,16 +532,29 @@ fn safe_for_caro(b: &mut FastBoard, f: Idx, a: Color) -> bool {
         b.make_null();
     }
     b.make(f);
-    let points: Vec<Idx> = b.cells_with(a, Threat::Five).collect();
-    let mut stops = Vec::new();
-    if !points.is_empty() {
-        b.five_defences(&points, &mut stops);
-    }
+    // Buffers kept per thread: this runs for every caro straight-four point the solver meets.
+    let safe = CARO_SCRATCH.with(|cell| {
+        let (points, stops) = &mut *cell.borrow_mut();
+        points.clear();
+        points.extend(b.cells_with(a, Threat::Five));
+        if points.is_empty() {
+            return false;
+        }
+        b.five_defences(points, stops);
+        stops.is_empty()
+    });
     b.unmake();
     if pass {
         b.unmake_null();
     }
-    !points.is_empty() && stops.is_empty()
+    safe
+}
+
+thread_local! {
+    /// The five points and their stops of [`safe_for_caro`].
+    static CARO_SCRATCH: std::cell::RefCell<(Vec<Idx>, Vec<Idx>)> = const {
+        std::cell::RefCell::new((Vec::new(), Vec::new()))
+    };
 }
 
 /// The empty cells where `a` (not necessarily to move) makes a straight four or double four that
