@@ -396,13 +396,12 @@ impl Engine {
             let vct_ms = budget.soft_ms.min(budget.hard_ms) / vct_divisor;
             let ms = s.elapsed_ms().saturating_add(vct_ms).min(budget.hard_ms);
             let t = s.tuning();
-            // A clock bounds the solver as well, so the node cap there is a knob; searches
-            // capped by nodes (or by nothing) keep the fixed cap and replay exactly.
-            let cap = if max_nodes == u64::MAX && budget.hard_ms != u64::MAX {
-                t.root_vct_nodes
-            } else {
-                search::ROOT_VCT_NODES.min(max_nodes.saturating_sub(s.nodes))
+            let clock = (budget.hard_ms != u64::MAX).then_some(vct_ms);
+            let nodes_left = match max_nodes {
+                u64::MAX => u64::MAX,
+                m => m.saturating_sub(s.nodes),
             };
+            let cap = root_vct_cap(clock, nodes_left, &t);
             let reach = (t.root_vct_depth, t.root_vct_threes, cap);
             let (found, vct_nodes) = root_vct(&mut s.b, vct_cache, start, ms, stop, reach);
             s.nodes += vct_nodes;
@@ -619,6 +618,25 @@ fn root_vct(
     (r.filter(|_| !line.is_empty()).map(|n| (n, line)), vct.nodes)
 }
 
+/// The root VCT's node cap. Under a clock (`clock_share_ms`: its share of the time) the clock
+/// bounds the solver as well, so the cap grows with the share (knob `rvctrate`, see
+/// [`search::ROOT_VCT_NODES_PER_MS`]) between [`search::ROOT_VCT_NODES`] and `rvctn`; searches
+/// capped by nodes (`nodes_left` is then finite) or by nothing keep the fixed cap, so that they
+/// replay exactly.
+fn root_vct_cap(
+    clock_share_ms: Option<u64>,
+    nodes_left: u64,
+    t: &search::alphabeta::Tuning,
+) -> u64 {
+    match clock_share_ms {
+        Some(ms) if nodes_left == u64::MAX => ms
+            .saturating_mul(t.root_vct_rate)
+            .max(search::ROOT_VCT_NODES)
+            .min(t.root_vct_nodes),
+        _ => search::ROOT_VCT_NODES.min(nodes_left),
+    }
+}
+
 /// Faults in the hash table, then the VCF cache, until `deadline` (see [`Tt::fault_in`]).
 fn fault_in_shared(tt: Option<&Tt>, vcf_cache: Option<&VcfCache>, deadline: Option<Instant>) {
     if tt.is_none_or(|t| t.fault_in(deadline)) {
@@ -718,6 +736,30 @@ mod tests {
     /// start, within its share of the time (and only then: one thread keeps the lazy first
     /// touches); clearing the hash gives fresh tables that are faulted in again by the next
     /// search with helpers.
+    #[test]
+    fn root_vct_cap_grows_with_the_time_share_only_under_a_clock() {
+        let t = search::alphabeta::Tuning::DEFAULT;
+        // 1 s a move gives the root VCT about 112 ms.
+        assert_eq!(root_vct_cap(Some(112), u64::MAX, &t), 224_000);
+        // Short shares keep the old fixed cap; long ones stop at the ceiling.
+        assert_eq!(root_vct_cap(Some(10), u64::MAX, &t), search::ROOT_VCT_NODES);
+        assert_eq!(
+            root_vct_cap(Some(3_600_000), u64::MAX, &t),
+            search::ROOT_VCT_CLOCK_NODES
+        );
+        // No clock, or a node limit: the fixed cap (at most the nodes left), so they replay.
+        assert_eq!(root_vct_cap(None, u64::MAX, &t), search::ROOT_VCT_NODES);
+        assert_eq!(
+            root_vct_cap(Some(1000), 5_000_000, &t),
+            search::ROOT_VCT_NODES
+        );
+        assert_eq!(root_vct_cap(Some(1000), 1_000, &t), 1_000);
+        // The knobs: `rvctrate` per millisecond, `rvctn` the ceiling.
+        let k = search::alphabeta::Tuning::parse("rvctrate=100000,rvctn=3000000").unwrap();
+        assert_eq!(root_vct_cap(Some(20), u64::MAX, &k), 2_000_000);
+        assert_eq!(root_vct_cap(Some(112), u64::MAX, &k), 3_000_000);
+    }
+
     #[test]
     fn searches_with_helpers_fault_the_shared_tables_in_first() {
         let stop = AtomicBool::new(false);

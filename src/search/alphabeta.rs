@@ -273,12 +273,15 @@ pub struct Tuning {
     /// The root VCT may use the target time over this divisor (0 = no root VCT; default
     /// [`crate::search::ROOT_VCT_TIME_DIVISOR`]).
     pub root_vct_divisor: u64,
-    /// Root VCT limits: threes (`rvctt`), attacker moves (`rvctdepth`) and the node cap of a
-    /// search with a time limit (`rvctn`; searches without one keep
-    /// [`crate::search::ROOT_VCT_NODES`]).
+    /// Root VCT limits: threes (`rvctt`), attacker moves (`rvctdepth`), and under a clock its
+    /// node cap: `rvctrate` nodes per millisecond of its time share (default
+    /// [`crate::search::ROOT_VCT_NODES_PER_MS`]), at least [`crate::search::ROOT_VCT_NODES`]
+    /// and at most `rvctn` (default [`crate::search::ROOT_VCT_CLOCK_NODES`]). Searches without
+    /// a clock keep [`crate::search::ROOT_VCT_NODES`].
     pub root_vct_threes: u32,
     pub root_vct_depth: u32,
     pub root_vct_nodes: u64,
+    pub root_vct_rate: u64,
     /// Node cap of the threat-safety check (0 = off, the default; try
     /// [`crate::search::SAFETY_VCT_NODES`]): each new best move of the iterative deepening after
     /// which the opponent has a VCT is excluded and the iteration searched again without it. In
@@ -391,7 +394,8 @@ impl Tuning {
         root_vct_divisor: crate::search::ROOT_VCT_TIME_DIVISOR,
         root_vct_threes: crate::search::ROOT_VCT_THREES,
         root_vct_depth: crate::search::ROOT_VCT_DEPTH,
-        root_vct_nodes: crate::search::ROOT_VCT_NODES,
+        root_vct_nodes: crate::search::ROOT_VCT_CLOCK_NODES,
+        root_vct_rate: crate::search::ROOT_VCT_NODES_PER_MS,
         safety_vct_nodes: 0,
         renju_fouls_defend: true,
         renju_foul_scores_zero: false,
@@ -484,6 +488,7 @@ impl Tuning {
                 "rvctt" => t.root_vct_threes = n.clamp(1, 7) as u32,
                 "rvctdepth" => t.root_vct_depth = n.clamp(1, 30) as u32,
                 "rvctn" => t.root_vct_nodes = n.clamp(1, 1_000_000_000) as u64,
+                "rvctrate" => t.root_vct_rate = n.clamp(1, 1_000_000) as u64,
                 "svct" => t.safety_vct_nodes = n.clamp(0, 100_000_000) as u64,
                 "rfoul" => t.renju_fouls_defend = n != 0,
                 "rfz" => t.renju_foul_scores_zero = n != 0,

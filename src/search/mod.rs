@@ -23,8 +23,18 @@ pub const ROOT_VCF_NODES: u64 = 200_000;
 pub const ROOT_VCT_DEPTH: u32 = 16;
 /// Threes the root VCT may use (it deepens on threes: 1, 2, ...).
 pub const ROOT_VCT_THREES: u32 = 3;
-/// Node cap of the root VCT.
+/// Node cap of the root VCT when no clock bounds the search (bench, `max_node`, no time limit),
+/// so that such searches replay exactly.
 pub const ROOT_VCT_NODES: u64 = 200_000;
+/// Under a clock the root VCT's node cap grows with its share of the time: this many nodes per
+/// millisecond of the share (the solver makes 1.3 to 3 million a second), but never below
+/// [`ROOT_VCT_NODES`] (so at 1 s a move it is about what the fixed cap was) and never above
+/// [`ROOT_VCT_CLOCK_NODES`]. A fixed cap of 200 000 made its reach the same at 30 s a move as
+/// at 1 s.
+pub const ROOT_VCT_NODES_PER_MS: u64 = 2_000;
+/// Most nodes of the root VCT under a clock (3 to 8 s of the solver): it keeps a GUI's
+/// unbounded analysis from waiting long for its first iteration.
+pub const ROOT_VCT_CLOCK_NODES: u64 = 10_000_000;
 /// The root VCT gets at most this fraction (1/n) of the soft time budget.
 pub const ROOT_VCT_TIME_DIVISOR: u64 = 8;
 /// Node cap of each opponent-VCF check of the root safety step.
