@@ -403,8 +403,16 @@ impl Engine {
             };
             let cap = root_vct_cap(clock, nodes_left, &t);
             let reach = (t.root_vct_depth, t.root_vct_threes, cap);
-            let (found, vct_nodes) = root_vct(&mut s.b, vct_cache, start, ms, stop, reach);
+            let (mut found, vct_nodes) = root_vct(&mut s.b, vct_cache, start, ms, stop, reach);
             s.nodes += vct_nodes;
+            // Experiment (knob `rvctwide`, off): what is left of the share goes to a wider
+            // solver run (24 attacker moves, 5 threes) when the first one ended early.
+            if found.is_none() && t.root_vct_wide && clock.is_some() && s.elapsed_ms() < ms {
+                let wide = (24, 5, cap.saturating_sub(vct_nodes));
+                let (f, n) = root_vct(&mut s.b, vct_cache, start, ms, stop, wide);
+                s.nodes += n;
+                found = f;
+            }
             if let Some((n, line)) = found {
                 let r = proven_win(&s, n, &line);
                 on_info(&info_of(&r, n as Depth));

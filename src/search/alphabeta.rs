@@ -282,6 +282,8 @@ pub struct Tuning {
     pub root_vct_depth: u32,
     pub root_vct_nodes: u64,
     pub root_vct_rate: u64,
+    /// Experiment: the rest of the root VCT's share to a wider run (`rvctwide`, off).
+    pub root_vct_wide: bool,
     /// Node cap of the threat-safety check (0 = off, the default; try
     /// [`crate::search::SAFETY_VCT_NODES`]): each new best move of the iterative deepening after
     /// which the opponent has a VCT is excluded and the iteration searched again without it. In
@@ -396,6 +398,7 @@ impl Tuning {
         root_vct_depth: crate::search::ROOT_VCT_DEPTH,
         root_vct_nodes: crate::search::ROOT_VCT_CLOCK_NODES,
         root_vct_rate: crate::search::ROOT_VCT_NODES_PER_MS,
+        root_vct_wide: false,
         safety_vct_nodes: 0,
         renju_fouls_defend: true,
         renju_foul_scores_zero: false,
@@ -489,6 +492,7 @@ impl Tuning {
                 "rvctdepth" => t.root_vct_depth = n.clamp(1, 30) as u32,
                 "rvctn" => t.root_vct_nodes = n.clamp(1, 1_000_000_000) as u64,
                 "rvctrate" => t.root_vct_rate = n.clamp(1, 1_000_000) as u64,
+                "rvctwide" => t.root_vct_wide = n != 0,
                 "svct" => t.safety_vct_nodes = n.clamp(0, 100_000_000) as u64,
                 "rfoul" => t.renju_fouls_defend = n != 0,
                 "rfz" => t.renju_foul_scores_zero = n != 0,

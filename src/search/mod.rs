@@ -144,6 +144,17 @@ mod tests {
             (5, 200, 3, 10)
         );
         assert_eq!(t.root_vct_divisor, 0);
+        let t = Tuning::parse("rvctt=4,rvctdepth=24,rvctn=300000,rvctrate=500,rvctwide=1").unwrap();
+        assert_eq!(
+            (
+                t.root_vct_threes,
+                t.root_vct_depth,
+                t.root_vct_nodes,
+                t.root_vct_rate
+            ),
+            (4, 24, 300_000, 500)
+        );
+        assert!(t.root_vct_wide && !Tuning::DEFAULT.root_vct_wide);
         assert_eq!(Tuning::parse("svct=5000").unwrap().safety_vct_nodes, 5000);
         assert_eq!(Tuning::DEFAULT.safety_vct_nodes, 0);
         let t = Tuning::parse("rfoul=0,rfz=1").unwrap();
