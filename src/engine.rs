@@ -740,10 +740,6 @@ impl Engine {
 mod tests {
     use super::*;
 
-    /// A search with helpers backs the shared tables with pages of their own before the helpers
-    /// start, within its share of the time (and only then: one thread keeps the lazy first
-    /// touches); clearing the hash gives fresh tables that are faulted in again by the next
-    /// search with helpers.
     #[test]
     fn root_vct_cap_grows_with_the_time_share_only_under_a_clock() {
         let t = search::alphabeta::Tuning::DEFAULT;
@@ -768,6 +764,10 @@ mod tests {
         assert_eq!(root_vct_cap(Some(112), u64::MAX, &k), 3_000_000);
     }
 
+    /// A search with helpers backs the shared tables with pages of their own before the helpers
+    /// start, within its share of the time (and only then: one thread keeps the lazy first
+    /// touches); clearing the hash gives fresh tables that are faulted in again by the next
+    /// search with helpers.
     #[test]
     fn searches_with_helpers_fault_the_shared_tables_in_first() {
         let stop = AtomicBool::new(false);
