@@ -16,6 +16,10 @@ pub const MAX_BLOCK_STONES: usize = 64 * 64;
 /// Longest piece of input echoed back in `UNKNOWN` / `ERROR` text, in characters.
 pub const MAX_ECHO_CHARS: usize = 80;
 
+/// Largest absolute bias of `YXBALANCEONE` / `YXBALANCETWO`, in centi-stones: the evaluation's
+/// own range ([`crate::eval::EVAL_LIMIT`]).
+pub const MAX_BIAS: i32 = crate::eval::EVAL_LIMIT;
+
 /// One stone of a BOARD / YXBOARD block: `x,y,field` with the field relative to the brain
 /// (1 own, 2 opponent, 3 continuous-game mark).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -96,6 +100,21 @@ pub enum Command {
     ShowInfo,
     /// `yxnbest N`.
     Nbest(u32),
+    /// `yxblock x,y ... done` (`undo = false`: cells the searches may not choose) or
+    /// `yxblockundo x,y ... done` (`undo = true`: cells allowed again).
+    Block {
+        cells: Vec<Pos>,
+        undo: bool,
+    },
+    /// `yxblockreset`: no blocked cells.
+    BlockReset,
+    /// `yxbalanceone [bias]` (`two = false`) or `yxbalancetwo [bias]`: a move (or a move and the
+    /// reply) that leaves the position as close as possible to `bias` centi-stones for the side
+    /// to move.
+    Balance {
+        two: bool,
+        bias: i32,
+    },
     /// Anything else: the (trimmed, shortened) command text for `UNKNOWN <text>`.
     Unknown(String),
 }
@@ -131,6 +150,8 @@ enum BlockKind {
     Board,
     YxBoard,
     Swap2Board,
+    YxBlock,
+    YxBlockUndo,
 }
 
 impl BlockKind {
@@ -139,6 +160,8 @@ impl BlockKind {
             BlockKind::Board => "BOARD",
             BlockKind::YxBoard => "YXBOARD",
             BlockKind::Swap2Board => "SWAP2BOARD",
+            BlockKind::YxBlock => "YXBLOCK",
+            BlockKind::YxBlockUndo => "YXBLOCKUNDO",
         }
     }
 }
@@ -177,6 +200,10 @@ impl OpenBlock {
             BlockKind::Swap2Board => {
                 Command::Swap2Board(self.stones.iter().map(|s| s.pos).collect())
             }
+            BlockKind::YxBlock | BlockKind::YxBlockUndo => Command::Block {
+                cells: self.stones.iter().map(|s| s.pos).collect(),
+                undo: self.kind == BlockKind::YxBlockUndo,
+            },
         })
     }
 }
@@ -318,12 +345,16 @@ fn squeeze_commas(line: &str) -> String {
 }
 
 /// Parses one block token: `x,y,f` for BOARD / YXBOARD (`f` in 1..=3), `x,y` for SWAP2BOARD
-/// (a field there is tolerated and ignored).
+/// and the YXBLOCK lists (a field there is tolerated and ignored).
 fn parse_stone(tok: &str, kind: BlockKind) -> Result<Stone, String> {
     let parts: Vec<&str> = tok.split(',').collect();
     let bad = || format!("'{}' is not a stone x,y,field", shorten(tok));
-    let field = match (kind, parts.len()) {
-        (BlockKind::Swap2Board, 2) => 1,
+    let cells_only = matches!(
+        kind,
+        BlockKind::Swap2Board | BlockKind::YxBlock | BlockKind::YxBlockUndo
+    );
+    let field = match (cells_only, parts.len()) {
+        (true, 2) => 1,
         (_, 3) => match parts[2].parse::<u8>() {
             Ok(f @ 1..=3) => f,
             _ => {
@@ -334,9 +365,7 @@ fn parse_stone(tok: &str, kind: BlockKind) -> Result<Stone, String> {
                 ))
             }
         },
-        (BlockKind::Swap2Board, _) => {
-            return Err(format!("'{}' is not a coordinate x,y", shorten(tok)))
-        }
+        (true, _) => return Err(format!("'{}' is not a coordinate x,y", shorten(tok))),
         _ => return Err(bad()),
     };
     let pos = format!("{},{}", parts[0], parts[1])
@@ -369,6 +398,15 @@ fn parse_line(line: &str) -> Line<'_> {
         "board" => return Line::BlockStart(BlockKind::Board, rest),
         "yxboard" => return Line::BlockStart(BlockKind::YxBoard, rest),
         "swap2board" => return Line::BlockStart(BlockKind::Swap2Board, rest),
+        "yxblock" => return Line::BlockStart(BlockKind::YxBlock, rest),
+        "yxblockundo" => return Line::BlockStart(BlockKind::YxBlockUndo, rest),
+        "yxblockreset" => Ok(Command::BlockReset),
+        "yxbalanceone" => {
+            parse_bias(rest, "YXBALANCEONE").map(|bias| Command::Balance { two: false, bias })
+        }
+        "yxbalancetwo" => {
+            parse_bias(rest, "YXBALANCETWO").map(|bias| Command::Balance { two: true, bias })
+        }
         "about" => Ok(Command::About),
         "end" => Ok(Command::End),
         "yxstop" | "stop" => Ok(Command::Stop),
@@ -431,6 +469,22 @@ fn parse_count(rest: &str) -> Result<u32, ParseError> {
             shorten(rest)
         ))),
     }
+}
+
+/// The optional bias of `YXBALANCEONE` / `YXBALANCETWO`: an integer in centi-stones (0 when
+/// absent), kept within the non-mate range.
+fn parse_bias(rest: &str, what: &str) -> Result<i32, ParseError> {
+    if rest.is_empty() {
+        return Ok(0);
+    }
+    rest.parse::<i64>()
+        .map(|b| b.clamp(-(MAX_BIAS as i64), MAX_BIAS as i64) as i32)
+        .map_err(|_| {
+            ParseError(format!(
+                "{what} takes an optional bias in centi-stones such as 0 or -50, got '{}'",
+                shorten(rest)
+            ))
+        })
 }
 
 /// Parses `key value` after `INFO`. Never fails: unknown keys and bad values become variants.
@@ -552,14 +606,62 @@ mod tests {
         assert_eq!(cmd("YxHashClear"), Command::HashClear);
         assert_eq!(cmd("yxshowinfo"), Command::ShowInfo);
         assert_eq!(cmd("YXNBEST 3"), Command::Nbest(3));
+        assert_eq!(cmd("yxblockreset"), Command::BlockReset);
+        assert_eq!(
+            cmd("YXBALANCEONE"),
+            Command::Balance {
+                two: false,
+                bias: 0
+            }
+        );
+        assert_eq!(
+            cmd("yxbalancetwo -40"),
+            Command::Balance {
+                two: true,
+                bias: -40
+            }
+        );
+        assert_eq!(
+            cmd("yxbalanceone 99999999999"),
+            Command::Balance {
+                two: false,
+                bias: MAX_BIAS
+            }
+        );
+    }
+
+    #[test]
+    fn block_lists_are_cells_until_done() {
+        let mut parser = Parser::new();
+        assert!(parser.feed("YXBLOCK").is_empty());
+        assert!(parser.feed("7,7").is_empty());
+        assert_eq!(
+            parser.feed("8,9 DONE"),
+            vec![Ok(Command::Block {
+                cells: vec![p(7, 7), p(8, 9)],
+                undo: false
+            })]
+        );
+        assert_eq!(
+            Parser::new().feed("yxblockundo 3,4 done"),
+            vec![Ok(Command::Block {
+                cells: vec![p(3, 4)],
+                undo: true
+            })]
+        );
+        let bad = Parser::new().feed("YXBLOCK 7 DONE");
+        assert!(
+            matches!(&bad[..], [Err(e)] if e.0.contains("YXBLOCK")),
+            "{bad:?}"
+        );
     }
 
     #[test]
     fn unknown_commands_are_echoed_safely() {
         assert_eq!(cmd("FOO bar"), Command::Unknown("FOO bar".into()));
         assert_eq!(
-            cmd("yxbalanceone 3"),
-            Command::Unknown("yxbalanceone 3".into())
+            cmd("yxquerydatabaseall"),
+            Command::Unknown("yxquerydatabaseall".into())
         );
         assert_eq!(cmd("7,7"), Command::Unknown("7,7".into()));
         match cmd(&"x".repeat(10_000)) {
@@ -588,6 +690,8 @@ mod tests {
             "YXNBEST",
             "YXNBEST 0",
             "YXNBEST many",
+            "YXBALANCEONE x",
+            "YXBALANCETWO 1.5",
             "DONE",
         ] {
             let e = err(bad);

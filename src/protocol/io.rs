@@ -143,6 +143,8 @@ pub enum JobOutcome {
     Nbest(Vec<SearchResult>),
     /// A SWAP2BOARD answer.
     Swap2(super::swap2::Answer),
+    /// The moves of a `yxbalanceone` / `yxbalancetwo` answer (empty: none found).
+    Balance(Vec<crate::pos::Pos>),
 }
 
 /// What an over-long line becomes: an `INFO` line an ignored value (INFO is never answered;

@@ -12,6 +12,7 @@
 //! Data flows one way: text line -> [`command::Command`] -> [`engine::Engine`](crate::Engine) call
 //! -> [`output::Response`] -> text line.
 
+pub mod balance;
 pub mod command;
 pub mod io;
 pub mod output;
@@ -63,6 +64,13 @@ pub fn engine_search(
         JobKind::Swap2 { stones, budget_ms } => {
             JobOutcome::Swap2(swap2::decide(engine, stones, limits, *budget_ms, stop))
         }
+        JobKind::Balance {
+            two,
+            bias,
+            budget_ms,
+        } => JobOutcome::Balance(balance::decide(
+            engine, *two, *bias, limits, *budget_ms, stop,
+        )),
     }
 }
 

@@ -88,6 +88,13 @@ pub enum JobKind {
     Nbest(usize),
     /// SWAP2BOARD with these stones and this much thinking time in ms.
     Swap2 { stones: Vec<Pos>, budget_ms: u64 },
+    /// `yxbalanceone` (`two = false`) or `yxbalancetwo` with this bias and thinking time in ms:
+    /// the answer's moves are played on our board.
+    Balance {
+        two: bool,
+        bias: i32,
+        budget_ms: u64,
+    },
 }
 
 /// A search to run on the search thread, with its backstop.
@@ -101,8 +108,8 @@ pub struct Job {
     pub deadlines: Option<Deadlines>,
     /// The answer to print if the engine is late (computed before the search starts).
     pub fallback: Vec<Response>,
-    /// The move the fallback plays on our board, if any.
-    pub fallback_move: Option<Pos>,
+    /// The moves the fallback plays on our board, in order (none for analysis).
+    pub fallback_moves: Vec<Pos>,
     /// MESSAGE lines owed before the answer.
     pub prefix: Vec<Response>,
     /// Board size and moves when the job started (to rebuild an engine that never returns).
@@ -137,6 +144,9 @@ pub struct Session {
     our_last: Option<Pos>,
     /// Continuous-game marks (BOARD field 3) on cells our board holds as empty: never played.
     marks: Vec<Pos>,
+    /// Cells a GUI blocked (`yxblock`): never chosen, in any game, until `yxblockundo` or
+    /// `yxblockreset` (Yixin-Board sends START before each analysis, so START keeps them).
+    blocked: Vec<Pos>,
 }
 
 impl Default for Session {
@@ -187,6 +197,7 @@ impl Session {
             used_ms: 0,
             our_last: None,
             marks: Vec::new(),
+            blocked: Vec::new(),
         }
     }
 
@@ -223,8 +234,23 @@ impl Session {
             max_depth: s.max_depth,
             strength: s.strength,
             threads: s.threads,
-            avoid: self.marks.clone(),
+            avoid: self.avoided(),
         }
+    }
+
+    /// The cells no search may choose: the continuous-game marks and the blocked cells on the
+    /// board.
+    fn avoided(&self) -> Vec<Pos> {
+        let mut v = self.marks.clone();
+        if let Some(e) = self.engine.as_deref() {
+            let b = e.game().board();
+            for &p in &self.blocked {
+                if b.contains(p) && !v.contains(&p) {
+                    v.push(p);
+                }
+            }
+        }
+        v
     }
 
     /// The backstop limit for a request, in ms (`None` = unlimited).
@@ -379,6 +405,15 @@ impl Session {
                 ])
             }
             Command::Nbest(n) => self.nbest(n as usize, at),
+            Command::Block { cells, undo } => {
+                self.block(&cells, undo);
+                Step::Reply(vec![])
+            }
+            Command::BlockReset => {
+                self.blocked.clear();
+                Step::Reply(vec![])
+            }
+            Command::Balance { two, bias } => self.balance(two, bias, at),
             Command::Unknown(text) => Step::Reply(vec![Response::Unknown(text)]),
         }
     }
@@ -594,16 +629,16 @@ impl Session {
             Ok(_) => return err("SWAP2BOARD position is already decided"),
             Err(e) => return err(format!("SWAP2BOARD rejected: {e}")),
         };
-        let (fallback, fallback_move) = if stones.is_empty() {
+        let (fallback, fallback_moves) = if stones.is_empty() {
             let first = swap2::candidates(w, h)
                 .into_iter()
                 .next()
                 .unwrap_or_default();
-            (vec![Response::Stones(first)], None)
+            (vec![Response::Stones(first)], vec![])
         } else {
             match greedy::best_move(&game) {
-                Some(p) => (vec![Response::Stones(vec![p])], None),
-                None => (vec![Response::Swap], None),
+                Some(p) => (vec![Response::Stones(vec![p])], vec![]),
+                None => (vec![Response::Swap], vec![]),
             }
         };
         let limit = self.move_limit_ms();
@@ -615,7 +650,7 @@ impl Session {
             at,
             limit,
             fallback,
-            fallback_move,
+            fallback_moves,
         )
     }
 
@@ -632,17 +667,74 @@ impl Session {
             at,
             limit,
             vec![Response::Move(best)],
-            None,
+            vec![],
+        )
+    }
+
+    /// Adds `cells` to the blocked cells (`undo`: removes them). The list holds each cell once,
+    /// so it stays within the largest board.
+    fn block(&mut self, cells: &[Pos], undo: bool) {
+        for &p in cells {
+            if undo {
+                self.blocked.retain(|&q| q != p);
+            } else if !self.blocked.contains(&p) {
+                self.blocked.push(p);
+            }
+        }
+    }
+
+    /// `yxbalanceone` / `yxbalancetwo`: a search job for the balancing move(s), answered late
+    /// with quick moves.
+    fn balance(&mut self, two: bool, bias: i32, at: Instant) -> Step {
+        let what = if two { "YXBALANCETWO" } else { "YXBALANCEONE" };
+        if let Err(e) = self.check_playable(what) {
+            return err(e);
+        }
+        let Some(first) = self.quick_move() else {
+            return err(format!("{what}: no cell left to play"));
+        };
+        let mut fallback = vec![first];
+        if two {
+            let mut g = self.game().clone();
+            let second = match g.play(first) {
+                Ok(None) => greedy::best_move(&g).filter(|p| !self.avoided().contains(p)),
+                _ => None,
+            };
+            match second {
+                Some(p) => fallback.push(p),
+                None => return err(format!("{what}: no two moves leave the game going")),
+            }
+        }
+        let limit = self.move_limit_ms();
+        let budget_ms = limit
+            .map(|l| l.saturating_sub(timing::answer_margin_ms(l) * 3) * 3 / 4)
+            .unwrap_or(SWAP2_UNLIMITED_BUDGET_MS);
+        let answer = if two {
+            Response::Stones(fallback.clone())
+        } else {
+            Response::Move(first)
+        };
+        self.job(
+            JobKind::Balance {
+                two,
+                bias,
+                budget_ms,
+            },
+            at,
+            limit,
+            vec![answer],
+            fallback,
         )
     }
 
     /// The move to answer with if the search is late: the greedy player's, or when that falls
-    /// on a continuous-game mark, any other cell.
+    /// on a continuous-game mark or a blocked cell, any other cell.
     fn quick_move(&self) -> Option<Pos> {
         let g = self.game();
+        let avoid = self.avoided();
         greedy::best_move(g)
-            .filter(|p| !self.marks.contains(p))
-            .or_else(|| greedy::any_move(g, &self.marks))
+            .filter(|p| !avoid.contains(p))
+            .or_else(|| greedy::any_move(g, &avoid))
     }
 
     /// Starts a move search (or answers at once when no time is left).
@@ -656,7 +748,7 @@ impl Session {
             at,
             limit,
             vec![Response::Move(best)],
-            Some(best),
+            vec![best],
         )
     }
 
@@ -666,7 +758,7 @@ impl Session {
         at: Instant,
         limit_ms: Option<u64>,
         fallback: Vec<Response>,
-        fallback_move: Option<Pos>,
+        fallback_moves: Vec<Pos>,
     ) -> Step {
         let prefix = if kind == JobKind::Move || matches!(kind, JobKind::Swap2 { .. }) {
             self.take_notes()
@@ -683,7 +775,7 @@ impl Session {
             at,
             deadlines: limit_ms.map(|l| timing::deadlines(at, l)),
             fallback,
-            fallback_move,
+            fallback_moves,
             prefix,
             size,
             moves,
@@ -691,7 +783,7 @@ impl Session {
         if limit_ms == Some(0) {
             // No time at all: the precomputed move is the answer.
             let lines = self.answer_with_fallback(&job);
-            if let Some(p) = job.fallback_move {
+            for &p in &job.fallback_moves {
                 let _ = self.engine().play(p);
             }
             return Step::Reply(lines);
@@ -703,16 +795,29 @@ impl Session {
     /// The fallback answer of a job (the engine did not answer in time).
     pub fn answer_with_fallback(&mut self, job: &Job) -> Vec<Response> {
         self.add_used(job);
-        if job.kind == JobKind::Move {
-            self.our_last = job.fallback_move;
-        }
+        self.note_our_moves(&job.kind, &job.fallback_moves);
         let mut lines = job.prefix.clone();
         lines.extend(job.fallback.iter().cloned());
         lines
     }
 
+    /// Records that we answered with `moves` for a job of `kind`: after our own move (or one
+    /// balancing move) it is the opponent's turn; after a balancing pair it is ours again.
+    fn note_our_moves(&mut self, kind: &JobKind, moves: &[Pos]) {
+        match kind {
+            JobKind::Move | JobKind::Balance { two: false, .. } => {
+                self.our_last = moves.first().copied()
+            }
+            JobKind::Balance { two: true, .. } => self.our_last = None,
+            JobKind::Nbest(_) | JobKind::Swap2 { .. } => {}
+        }
+    }
+
     fn add_used(&mut self, job: &Job) {
-        if matches!(job.kind, JobKind::Move | JobKind::Swap2 { .. }) {
+        if matches!(
+            job.kind,
+            JobKind::Move | JobKind::Swap2 { .. } | JobKind::Balance { .. }
+        ) {
             self.used_ms = self
                 .used_ms
                 .saturating_add(job.at.elapsed().as_millis() as u64);
@@ -722,7 +827,7 @@ impl Session {
     /// The engine came back after the fallback answer: take it home and play the fallback move.
     pub fn restore_after_fallback(&mut self, job: &Job, engine: Box<Engine>) {
         self.engine = Some(engine);
-        if let Some(p) = job.fallback_move {
+        for &p in &job.fallback_moves {
             if let Err(e) = self.engine().play(p) {
                 log::error!("fallback move {p} could not be played: {e}");
             }
@@ -741,7 +846,7 @@ impl Session {
         for &p in &job.moves {
             let _ = e.play(p);
         }
-        if let Some(p) = job.fallback_move {
+        for &p in &job.fallback_moves {
             let _ = e.play(p);
         }
     }
@@ -782,7 +887,7 @@ impl Session {
                         log::warn!(
                             "engine answered {other:?}, not a legal move; using the fallback"
                         );
-                        job.fallback_move
+                        job.fallback_moves.first().copied()
                     }
                 };
                 match chosen {
@@ -820,6 +925,29 @@ impl Session {
                     Some(p) => lines.push(Response::Move(p)),
                     None => lines.extend(job.fallback.iter().cloned()),
                 }
+            }
+            JobOutcome::Balance(moves) => {
+                let two = matches!(job.kind, JobKind::Balance { two: true, .. });
+                let mut g = self.game().clone();
+                let valid = moves.len() == if two { 2 } else { 1 }
+                    && moves.iter().all(|&p| is_legal(&g, p) && g.play(p).is_ok());
+                let chosen = if valid {
+                    moves
+                } else {
+                    log::warn!("balance answer {moves:?} is not legal here; using the fallback");
+                    job.fallback_moves.clone()
+                };
+                for &p in &chosen {
+                    if let Err(e) = self.engine().play(p) {
+                        log::error!("balancing move {p} could not be played: {e}");
+                    }
+                }
+                self.note_our_moves(&job.kind, &chosen);
+                lines.push(if two {
+                    Response::Stones(chosen)
+                } else {
+                    Response::Move(chosen[0])
+                });
             }
             JobOutcome::Swap2(Answer::Swap) => lines.push(Response::Swap),
             JobOutcome::Swap2(Answer::Stones(s)) => {
@@ -901,21 +1029,13 @@ mod tests {
             Step::Exit => vec![Response::Message("<exit>".into())],
             Step::Search(job, mut engine) => {
                 let stop = std::sync::atomic::AtomicBool::new(false);
-                let outcome = match &job.kind {
-                    JobKind::Move => {
-                        JobOutcome::Move(engine.think(&job.limits, &stop, &mut |_| {}))
-                    }
-                    JobKind::Nbest(n) => {
-                        JobOutcome::Nbest(engine.think_nbest(&job.limits, *n, &stop, &mut |_| {}))
-                    }
-                    JobKind::Swap2 { stones, budget_ms } => JobOutcome::Swap2(swap2::decide(
-                        &mut engine,
-                        stones,
-                        &job.limits,
-                        *budget_ms,
-                        &stop,
-                    )),
-                };
+                let outcome = super::super::engine_search(
+                    &mut engine,
+                    &job.kind,
+                    &job.limits,
+                    &stop,
+                    &mut |_| {},
+                );
                 s.finish(&job, engine, outcome)
             }
         };
@@ -1221,6 +1341,65 @@ mod tests {
     }
 
     #[test]
+    fn blocked_cells_are_never_chosen_until_allowed_again() {
+        let mut s = started();
+        run(&mut s, "INFO max_node 3000");
+        // On the empty board the engine opens in the centre; blocked, it may not.
+        assert_eq!(run(&mut s, "YXBLOCK 7,7 DONE"), Vec::<String>::new());
+        let out = run(&mut s, "BEGIN");
+        assert!(is_move(&out[0]) && out[0] != "7,7", "{out:?}");
+        // START keeps the list (GUIs send it before each analysis); so does the analysis.
+        run(&mut s, "START 15");
+        let out = run(&mut s, "YXNBEST 2");
+        assert!(!out.contains(&"7,7".to_string()), "{out:?}");
+        run(&mut s, "START 15");
+        assert_eq!(run(&mut s, "YXBLOCKUNDO 7,7 DONE"), Vec::<String>::new());
+        assert_eq!(run(&mut s, "BEGIN"), vec!["7,7"]);
+        // The only cell that stops the opponent's five is blocked: still never chosen.
+        run(&mut s, "START 15");
+        run(&mut s, "YXBLOCK 3,7 DONE");
+        let out = run(
+            &mut s,
+            "BOARD 8,7,1 4,7,2 0,0,1 5,7,2 0,14,1 6,7,2 14,0,1 7,7,2 DONE",
+        );
+        assert!(is_move(&out[0]) && out[0] != "3,7", "{out:?}");
+        run(&mut s, "YXBLOCKRESET");
+        assert_eq!(
+            run(
+                &mut s,
+                "BOARD 8,7,1 4,7,2 0,0,1 5,7,2 0,14,1 6,7,2 14,0,1 7,7,2 DONE"
+            ),
+            vec!["3,7"]
+        );
+    }
+
+    #[test]
+    fn balancing_answers_are_played_on_our_board() {
+        let mut s = started();
+        run(&mut s, "INFO max_node 2000");
+        run(&mut s, "YXBOARD 7,7,2 8,8,1 7,8,2 DONE");
+        // White to move after black's two stones (7,7 and 7,8): one move.
+        let out = run(&mut s, "YXBALANCEONE");
+        assert_eq!(out.len(), 1);
+        assert!(is_move(&out[0]), "{out:?}");
+        assert_eq!(s.game().moves().len(), 4);
+        assert_eq!(s.game().last_move(), out[0].parse().ok());
+        // Black to move: a move and white's reply, both played; black is to move again.
+        let out = run(&mut s, "YXBALANCETWO 20");
+        assert_eq!(out.len(), 1);
+        let pair: Vec<Pos> = out[0].split(' ').map(|t| t.parse().unwrap()).collect();
+        assert_eq!(pair.len(), 2, "{out:?}");
+        assert_eq!(s.game().moves()[4..], pair[..]);
+        // A blocked cell is never proposed.
+        run(&mut s, "YXBOARD 7,7,2 8,8,1 7,8,2 DONE");
+        let first = run(&mut s, "YXBALANCEONE");
+        run(&mut s, "YXBOARD 7,7,2 8,8,1 7,8,2 DONE");
+        run(&mut s, &format!("YXBLOCK {} DONE", first[0]));
+        let second = run(&mut s, "YXBALANCEONE");
+        assert_ne!(first, second);
+    }
+
+    #[test]
     fn gui_output_only_after_the_gui_asked() {
         let mut s = started();
         let info = SearchInfo {
@@ -1237,7 +1416,7 @@ mod tests {
             at: Instant::now(),
             deadlines: None,
             fallback: vec![],
-            fallback_move: None,
+            fallback_moves: vec![],
             prefix: vec![],
             size: (15, 15),
             moves: vec![],

@@ -89,7 +89,7 @@ pub fn decide(
 }
 
 /// Limits for one short evaluation: only a per-move time, plus the node/depth caps.
-fn short_limits(limits: &Limits, ms: u64) -> Limits {
+pub(crate) fn short_limits(limits: &Limits, ms: u64) -> Limits {
     Limits {
         turn_time_ms: Some(ms),
         match_time_ms: None,
