@@ -695,13 +695,25 @@ impl Session {
         };
         let mut fallback = vec![first];
         if two {
-            let mut g = self.game().clone();
-            let second = match g.play(first) {
-                Ok(None) => greedy::best_move(&g).filter(|p| !self.avoided().contains(p)),
-                _ => None,
-            };
-            match second {
-                Some(p) => fallback.push(p),
+            // A quick pair that leaves the game going: the quick move (or, if it ends the
+            // game, another cell), then the greedy reply.
+            let avoid = self.avoided();
+            let g = self.game();
+            let pair = std::iter::once(first)
+                .chain(g.board().empty_cells())
+                .filter(|p| !avoid.contains(p) && is_legal(g, *p))
+                .find_map(|p| {
+                    let mut after = g.clone();
+                    match after.play(p) {
+                        Ok(None) => greedy::best_move(&after)
+                            .filter(|q| !avoid.contains(q))
+                            .or_else(|| greedy::any_move(&after, &avoid))
+                            .map(|q| [p, q]),
+                        _ => None,
+                    }
+                });
+            match pair {
+                Some(pq) => fallback = pq.to_vec(),
                 None => return err(format!("{what}: no two moves leave the game going")),
             }
         }
@@ -712,7 +724,7 @@ impl Session {
         let answer = if two {
             Response::Stones(fallback.clone())
         } else {
-            Response::Move(first)
+            Response::Move(fallback[0])
         };
         self.job(
             JobKind::Balance {
@@ -1397,6 +1409,16 @@ mod tests {
         run(&mut s, &format!("YXBLOCK {} DONE", first[0]));
         let second = run(&mut s, "YXBALANCEONE");
         assert_ne!(first, second);
+        // The side to move could make five: the pair still leaves the game going.
+        run(&mut s, "YXBLOCKRESET");
+        run(
+            &mut s,
+            "YXBOARD 3,3,1 10,10,2 4,3,1 10,12,2 5,3,1 12,10,2 6,3,1 12,12,2 DONE",
+        );
+        let out = run(&mut s, "YXBALANCETWO");
+        let pair: Vec<Pos> = out[0].split(' ').map(|t| t.parse().unwrap()).collect();
+        assert_eq!(pair.len(), 2, "{out:?}");
+        assert!(!s.game().is_over(), "{out:?}");
     }
 
     #[test]
