@@ -6,6 +6,8 @@
 //!   one symmetric part of the board) is searched briefly from the opponent's side, and the few
 //!   closest to the bias are searched again with more time; the closest wins. Ties go to the
 //!   earlier candidate (row by row), so the choice is deterministic for a deterministic search.
+//!   Before the second look the closest candidates are screened with a threat search for the
+//!   opponent (a short search misses long threat wins), and those that lose are dropped.
 //! * Two moves: the side to move's best move, then the opponent's move that brings the
 //!   position back closest to the bias (the same search as for one move).
 //!
@@ -15,14 +17,23 @@
 //! search thread with the engine borrowed; the engine's own game is put back as it was.
 
 use super::swap2::short_limits;
+use crate::board::fast::FastBoard;
 use crate::engine::{Engine, Limits};
 use crate::pos::Pos;
+use crate::search::vct::{Vct, VctCache};
 use crate::types::Value;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 /// Candidates searched again in the second pass of [`one`].
 pub const FINALISTS: usize = 4;
+
+/// Candidates, closest first, screened for an opponent's threat win to find the finalists.
+pub const SCREENED: usize = 12;
+
+/// Node cap of the opponent's threat search in the screen (5 threes, 24 attacker moves: the
+/// reach that finds the long wins of real games, see README "Measured").
+pub const SCREEN_NODES: u64 = 300_000;
 
 /// Chebyshev distance from the nearest stone within which a cell is a candidate.
 pub const NEAR: i64 = 2;
@@ -120,6 +131,22 @@ fn value_of(
     Some(v)
 }
 
+/// Whether after `m` the opponent wins by threes and fours (5 threes, 24 attacker moves, at most
+/// [`SCREEN_NODES`] nodes and until `until`).
+fn opponent_wins(engine: &mut Engine, m: Pos, until: Instant, stop: &AtomicBool) -> bool {
+    if engine.play(m).is_err() {
+        return true;
+    }
+    let found = !engine.game().is_over() && {
+        let mut b = FastBoard::from_game(engine.game());
+        let mut cache = VctCache::new(16);
+        let mut vct = Vct::new(&mut cache, SCREEN_NODES, Some((until, stop)));
+        vct.solve(&mut b, 24, 5, &mut Vec::new()).is_some()
+    };
+    let _ = engine.undo();
+    found
+}
+
 /// How far a value is from the bias (mates are as far as can be).
 fn distance(v: Value, bias: i32) -> i64 {
     if v.is_mate() {
@@ -160,7 +187,25 @@ fn one(
         }
     }
     scored.sort_unstable();
-    scored.truncate(FINALISTS);
+    // A short search misses long threat wins: the closest candidates after which the opponent
+    // has one are dropped (unless every one of them falls).
+    let screen_until = start + std::time::Duration::from_millis(budget_ms * 5 / 8);
+    let mut finalists: Vec<(i64, usize)> = Vec::new();
+    for &(d, k) in scored.iter().take(SCREENED) {
+        if finalists.len() == FINALISTS || stop.load(Ordering::Relaxed) {
+            break;
+        }
+        if !opponent_wins(engine, cands[k], screen_until, stop) {
+            finalists.push((d, k));
+        } else {
+            log::debug!("balance: {} lets the opponent win by threats", cands[k]);
+        }
+    }
+    if finalists.is_empty() {
+        scored.truncate(FINALISTS);
+    } else {
+        scored = finalists;
+    }
     let mut best: Option<(i64, usize)> = None;
     for (n, &(d0, k)) in scored.iter().enumerate() {
         let d = if stop.load(Ordering::Relaxed) {
@@ -298,6 +343,18 @@ mod tests {
             e.play(p).unwrap();
         }
         assert!(!e.game().is_over());
+    }
+
+    #[test]
+    fn the_screen_finds_the_opponents_threat_win() {
+        // White to move against black's open three h8 i8 j8: a far move lets black win by a
+        // straight four; a block does not.
+        let mut e = engine_with(&[(7, 7), (7, 0), (8, 7), (8, 0), (9, 7)]);
+        let stop = AtomicBool::new(false);
+        let until = Instant::now() + std::time::Duration::from_secs(60);
+        assert!(opponent_wins(&mut e, Pos::new(0, 14), until, &stop));
+        assert!(!opponent_wins(&mut e, Pos::new(10, 7), until, &stop));
+        assert_eq!(e.game().moves().len(), 5, "the game is put back");
     }
 
     #[test]
