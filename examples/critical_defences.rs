@@ -64,11 +64,18 @@ const MAX_FOURS: usize = 4;
 
 /// Asks the engine (`ms` per move) for the loser's move after `moves` and judges it: a proven
 /// win or a safe move is found; a four is followed by the winner's forced block and judged
-/// again. Returns whether it was found and the engine's moves.
-fn engine_defends(g: &GameRecord, moves: &[Pos], ms: u64, nodes: u64) -> (bool, Vec<Pos>) {
+/// again. `safe` are the safe moves after `moves` (known already). Returns whether it was found
+/// and the engine's moves.
+fn engine_defends(
+    g: &GameRecord,
+    moves: &[Pos],
+    safe: &[Idx],
+    ms: u64,
+    nodes: u64,
+) -> (bool, Vec<Pos>) {
     let mut line = moves.to_vec();
     let mut played = Vec::new();
-    for _ in 0..=MAX_FOURS {
+    for level in 0..=MAX_FOURS {
         let mut b = FastBoard::new(g.width, g.height, g.rule).expect("board");
         for &m in &line {
             b.make(b.idx(m));
@@ -96,7 +103,12 @@ fn engine_defends(g: &GameRecord, moves: &[Pos], ms: u64, nodes: u64) -> (bool, 
         if b.count(winner, Threat::Five) > 0 || fives.is_empty() {
             // The winner makes five now, or no four: judge the move itself.
             b.unmake();
-            return (safe_moves(&mut b, nodes).0.contains(&i), played);
+            let safe_here = if level == 0 {
+                safe.to_vec()
+            } else {
+                safe_moves(&mut b, nodes).0
+            };
+            return (safe_here.contains(&i), played);
         }
         if fives.len() > 1 || !b.is_legal(fives[0]) {
             // A four the winner cannot stop: the engine wins after all.
@@ -169,7 +181,7 @@ fn main() {
                 continue;
             }
             positions += 1;
-            let (ok, played) = engine_defends(&g, &moves[..n - 1], ms, nodes);
+            let (ok, played) = engine_defends(&g, &moves[..n - 1], &safe, ms, nodes);
             found += ok as u32;
             let played: Vec<String> = played.iter().map(|p| p.to_string()).collect();
             println!(

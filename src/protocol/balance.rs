@@ -35,9 +35,6 @@ pub const SCREENED: usize = 12;
 /// reach that finds the long wins of real games, see README "Measured").
 pub const SCREEN_NODES: u64 = 300_000;
 
-/// Chebyshev distance from the nearest stone within which a cell is a candidate.
-pub const NEAR: i64 = 2;
-
 /// The moves of a `YXBALANCEONE` (one) or `YXBALANCETWO` (two) answer for the engine's
 /// position, with about `budget_ms` of thinking in total. Empty when the side to move has no
 /// legal cell that is not blocked (the caller answers with its fallback then).
@@ -72,37 +69,31 @@ fn restore(engine: &mut Engine, saved: &[Pos]) {
 }
 
 /// The candidate cells for the side to move, row by row: legal, not in `limits.avoid`, and
-/// within [`NEAR`] of a stone; on the empty board, the cells of one eighth of a square board
-/// (a quarter of a rectangle) with the centre, since the others are mirror images.
+/// within two of a stone (the search board's neighbourhood, [`FastBoard::is_near`]); on the
+/// empty board, the cells of one eighth of a square board (a quarter of a rectangle) with the
+/// centre, since the others are mirror images.
 pub fn candidates(engine: &Engine, limits: &Limits) -> Vec<Pos> {
     let game = engine.game();
-    let b = game.board();
-    let (w, h) = (b.width() as i64, b.height() as i64);
-    let stones: Vec<(i64, i64)> = game
-        .moves()
-        .iter()
-        .map(|p| (p.x as i64, p.y as i64))
-        .collect();
-    let (cx, cy) = ((w - 1) / 2, (h - 1) / 2);
-    let mut out = Vec::new();
-    for y in 0..h {
-        for x in 0..w {
-            let Some(p) = Pos::try_new(x, y) else {
-                continue;
-            };
-            let wanted = if stones.is_empty() {
+    let wanted = |p: &Pos| !limits.avoid.contains(p) && super::session::is_legal(game, *p);
+    if game.moves().is_empty() {
+        let b = game.board();
+        let (w, h) = (b.width(), b.height());
+        let (cx, cy) = ((w - 1) / 2, (h - 1) / 2);
+        return b
+            .empty_cells()
+            .filter(|p| {
+                let (x, y) = (p.x as usize, p.y as usize);
                 x <= cx && y <= cy && (w != h || x <= y)
-            } else {
-                stones
-                    .iter()
-                    .any(|&(sx, sy)| (sx - x).abs() <= NEAR && (sy - y).abs() <= NEAR)
-            };
-            if wanted && !limits.avoid.contains(&p) && super::session::is_legal(game, p) {
-                out.push(p);
-            }
-        }
+            })
+            .filter(wanted)
+            .collect();
     }
-    out
+    let fb = FastBoard::from_game(game);
+    fb.area(2)
+        .filter(|&i| fb.is_empty(i) && fb.is_near(i))
+        .map(|i| fb.pos(i))
+        .filter(wanted)
+        .collect()
 }
 
 /// The value for the side to move of playing `m`, from a search of the reply position with

@@ -21,8 +21,18 @@ pub const MIN_MEMORY_BYTES: u64 = 16 * 1024 * 1024;
 /// machine's cores).
 pub const MAX_THREADS: usize = crate::engine::MAX_THREADS;
 
-/// Thinking time given to swap2 decisions when nothing limits the move, in ms.
-pub const SWAP2_UNLIMITED_BUDGET_MS: u64 = 5_000;
+/// Thinking time given to decisions made of several searches (swap2, balancing moves) when
+/// nothing limits the move, in ms.
+pub const MULTI_SEARCH_UNLIMITED_BUDGET_MS: u64 = 5_000;
+
+/// The thinking time of a decision made of several searches (swap2, balancing moves) under the
+/// backstop limit `limit_ms`: three answer margins and a quarter of the rest are kept back for
+/// the searches' overruns.
+fn multi_search_budget_ms(limit_ms: Option<u64>) -> u64 {
+    limit_ms
+        .map(|l| l.saturating_sub(timing::answer_margin_ms(l) * 3) * 3 / 4)
+        .unwrap_or(MULTI_SEARCH_UNLIMITED_BUDGET_MS)
+}
 
 /// Values from INFO lines, kept across games (managers send some keys only once).
 #[derive(Clone, Debug, PartialEq)]
@@ -642,9 +652,7 @@ impl Session {
             }
         };
         let limit = self.move_limit_ms();
-        let budget_ms = limit
-            .map(|l| l.saturating_sub(timing::answer_margin_ms(l) * 3) * 3 / 4)
-            .unwrap_or(SWAP2_UNLIMITED_BUDGET_MS);
+        let budget_ms = multi_search_budget_ms(limit);
         self.job(
             JobKind::Swap2 { stones, budget_ms },
             at,
@@ -718,14 +726,8 @@ impl Session {
             }
         }
         let limit = self.move_limit_ms();
-        let budget_ms = limit
-            .map(|l| l.saturating_sub(timing::answer_margin_ms(l) * 3) * 3 / 4)
-            .unwrap_or(SWAP2_UNLIMITED_BUDGET_MS);
-        let answer = if two {
-            Response::Stones(fallback.clone())
-        } else {
-            Response::Move(fallback[0])
-        };
+        let budget_ms = multi_search_budget_ms(limit);
+        let answer = balance_answer(two, &fallback);
         self.job(
             JobKind::Balance {
                 two,
@@ -955,11 +957,7 @@ impl Session {
                     }
                 }
                 self.note_our_moves(&job.kind, &chosen);
-                lines.push(if two {
-                    Response::Stones(chosen)
-                } else {
-                    Response::Move(chosen[0])
-                });
+                lines.push(balance_answer(two, &chosen));
             }
             JobOutcome::Swap2(Answer::Swap) => lines.push(Response::Swap),
             JobOutcome::Swap2(Answer::Stones(s)) => {
@@ -986,6 +984,15 @@ impl Session {
             }
         }
         lines
+    }
+}
+
+/// The answer line of a balancing job: the move, or (`two`) the pair on one line.
+fn balance_answer(two: bool, moves: &[Pos]) -> Response {
+    if two {
+        Response::Stones(moves.to_vec())
+    } else {
+        Response::Move(moves[0])
     }
 }
 
