@@ -22,6 +22,20 @@ pub fn for_each_position(
     keep_external: bool,
     mut f: impl FnMut(&FastBoard, f32, bool),
 ) -> usize {
+    for_each_choice(rule, sizes, paths, keep_external, |b, label, test, _| {
+        f(b, label, test)
+    })
+}
+
+/// As [`for_each_position`], also handing `f` the move the game went on with (a cell of `b`;
+/// it may be occupied in a damaged record, or a renju foul that lost the game).
+pub fn for_each_choice(
+    rule: Rule,
+    sizes: std::ops::RangeInclusive<usize>,
+    paths: &[String],
+    keep_external: bool,
+    mut f: impl FnMut(&FastBoard, f32, bool, rensa::board::fast::Idx),
+) -> usize {
     let mut seen = HashSet::new();
     let mut games = 0usize;
     for path in paths {
@@ -61,7 +75,7 @@ pub fn for_each_position(
                             Some(c) if c == me => 1.0,
                             Some(_) => 0.0,
                         };
-                        f(&b, label, test);
+                        f(&b, label, test, b.idx(m));
                     }
                 }
                 let i = b.idx(m);

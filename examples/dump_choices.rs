@@ -1,0 +1,175 @@
+//! Writes the data for fitting the evaluation network to the moves of a stronger player
+//! (comparison training, as the "Bonanza method" of computer shogi does it): for every position
+//! of the games, the network's inputs at the end of a short search after each of the search's
+//! best-ordered root moves, and which of them the game went on with.
+//!
+//! `cargo run --release --example dump_choices -- <rule> [--top N] [--depth D] <games.jsonl>...`
+//! (15x15 games; `--top 12`, `--depth 2` unless said). The positions are those the other
+//! fitters use (`fit_common::for_each_choice`, games of engines named `pentazen` or `rapfi`
+//! included here: their moves are the point). A position is skipped when its played move is
+//! not among the root moves the search generates (a forced reply leaves one move: skipped too).
+//!
+//! Columns, one line per candidate and one more per position (candidate `-1`, the position
+//! itself, for keeping the network's results in scale):
+//! position number, held out (0/1), candidate (`-1`, then 0.. in search order), played (0/1),
+//! the game's result for the root's side to move, sign (+1 when the leaf's side to move is the
+//! root's, else -1), mate (+1/-1 when the search after the candidate proved a win/loss for the
+//! root's side, else 0), then the leaf's inputs as `dump_eval_features` writes them for the side
+//! to move there: static value, per side (mover, opponent) the empty cells of each threat
+//! class 1..=9 and the score sum; last the built-in network's value of the leaf (or the static
+//! value where there is none), and the search's value of the candidate for the root's side
+//! (0 on the position's own line); then per side (mover, opponent) the (empty cell, direction)
+//! pairs of each line pattern 1..=9 (see `pattern_columns`).
+#[allow(dead_code)]
+mod fit_common;
+
+use fit_common::for_each_choice;
+use rensa::board::fast::FastBoard;
+use rensa::board::pattern::Threat;
+use rensa::eval::{evaluate_with, INDICATORS, INITIATIVE_16THS};
+use rensa::search::alphabeta::{Control, Iteration, Searcher};
+use rensa::search::tt::Tt;
+use rensa::search::vcf::VcfCache;
+use rensa::{Rule, Value};
+use std::io::Write;
+
+/// The leaf's columns (see the module comment).
+fn leaf_columns(b: &FastBoard) -> String {
+    let me = b.side_to_move();
+    let v = evaluate_with(b, INITIATIVE_16THS, Some(&INDICATORS));
+    let mut line = format!("{v}");
+    for c in [me, me.opponent()] {
+        for t in 1..=9u8 {
+            line += &format!(",{}", b.count(c, Threat::from_u8(t)));
+        }
+        line += &format!(",{}", b.score_sum(c));
+    }
+    let net = rensa::eval::net_for(b).map_or(v, |(n, _)| n.value(b, v));
+    line + &format!(",{net}")
+}
+
+/// Per side (mover, opponent), how many (empty cell, direction) pairs hold each line pattern
+/// 1..=9: with the threat-class counts, what the score sums are made of (a cell's score is its
+/// four patterns' weights plus its threat class's bonus), for fitting those weights.
+fn pattern_columns(b: &FastBoard) -> String {
+    let me = b.side_to_move();
+    let mut line = String::new();
+    for c in [me, me.opponent()] {
+        let mut n = [0u32; 10];
+        for i in b.area(b.width().max(b.height()) as i32) {
+            if b.is_empty(i) {
+                for d in 0..4 {
+                    n[b.pattern(i, c, d) as usize] += 1;
+                }
+            }
+        }
+        for k in &n[1..] {
+            line += &format!(",{k}");
+        }
+    }
+    line
+}
+
+fn main() {
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let rule = Rule::parse(&args[0]).expect("rule name");
+    let (mut top, mut depth) = (12usize, 2i32);
+    loop {
+        let value = || args.get(2).and_then(|s| s.parse::<i64>().ok());
+        match args.get(1).map(String::as_str) {
+            Some("--top") => top = value().expect("--top N") as usize,
+            Some("--depth") => depth = value().expect("--depth D") as i32,
+            _ => break,
+        }
+        args.drain(1..3);
+    }
+    let mut tt = Tt::new(16 << 20);
+    let vcf = VcfCache::new(16);
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let out = std::io::stdout();
+    let mut out = std::io::BufWriter::new(out.lock());
+    let (mut n, mut skipped, mut agree) = (0usize, 0usize, 0usize);
+    let games = for_each_choice(rule, 15..=15, &args[1..], true, |b, label, test, played| {
+        let control = || Control {
+            stop: &stop,
+            start: std::time::Instant::now(),
+            hard_ms: u64::MAX,
+            max_nodes: u64::MAX,
+        };
+        tt.new_search();
+        let all = Searcher::new(b.clone(), &tt, &vcf, control()).root_moves();
+        let Some(rank) = all.iter().position(|&m| m == played) else {
+            skipped += 1;
+            return;
+        };
+        if all.len() < 2 {
+            skipped += 1;
+            return;
+        }
+        let mut cands: Vec<_> = all.iter().copied().take(top).collect();
+        if rank >= top {
+            cands.push(played);
+        }
+        let me = b.side_to_move();
+        let head =
+            |k: i64, is_played: bool| format!("{n},{},{k},{},{label}", test as u8, is_played as u8);
+        let mut lines = vec![format!(
+            "{},1,0,{},0{}",
+            head(-1, false),
+            leaf_columns(b),
+            pattern_columns(b)
+        )];
+        let mut best = (i32::MIN, usize::MAX);
+        for (k, &m) in cands.iter().enumerate() {
+            let mut child = b.clone();
+            child.make(m);
+            let mut s = Searcher::new(child.clone(), &tt, &vcf, control());
+            let mut it: Option<Iteration> = None;
+            for d in 1..=depth {
+                match s.iterate(d, it.as_ref().map(|i| i.value)) {
+                    Some(i) => it = Some(i),
+                    None => break,
+                }
+            }
+            drop(s);
+            let (value, pv) = it.map_or((0, Vec::new()), |i| (i.value, i.pv));
+            // The child's value is for the opponent to move.
+            let root_value = -value;
+            if root_value > best.0 {
+                best = (root_value, k);
+            }
+            let mate = if root_value >= Value::MATE_BOUND.0 {
+                1
+            } else if root_value <= -Value::MATE_BOUND.0 {
+                -1
+            } else {
+                0
+            };
+            for &p in &pv {
+                if !child.is_empty(p) {
+                    break;
+                }
+                child.make(p);
+            }
+            let sign = if child.side_to_move() == me { 1 } else { -1 };
+            lines.push(format!(
+                "{},{sign},{mate},{},{root_value}{}",
+                head(k as i64, m == played),
+                leaf_columns(&child),
+                pattern_columns(&child)
+            ));
+        }
+        if cands.get(best.1) == Some(&played) {
+            agree += 1;
+        }
+        n += 1;
+        for l in lines {
+            writeln!(out, "{l}").expect("write");
+        }
+    });
+    eprintln!(
+        "{games} games, {n} positions ({skipped} skipped); the depth-{depth} searches' best move \
+         is the played one in {agree} ({:.1} %)",
+        100.0 * agree as f64 / n.max(1) as f64
+    );
+}

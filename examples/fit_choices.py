@@ -1,0 +1,220 @@
+#!/usr/bin/env python3
+"""Fits the evaluation network (`rensa::eval::Net`) to a stronger player's moves (comparison
+training, the "Bonanza method" of computer shogi), starting from a network file.
+
+    cargo run --release --example dump_choices -- renju games.jsonl > choices.csv
+    python3 examples/fit_choices.py choices.csv nets/renju.net out.net [--steps 300] [--result 1]
+
+For every position, `dump_choices` gives the network's inputs at the end of a short search
+after each candidate move and which candidate the game's player chose. The search's value of a
+candidate is, as in the engine, the pattern evaluation moved halfway to the network's
+(`eval::NET_SHARE_PCT`), from the root's side (sign). The fit raises the chosen candidate's
+share of a softmax over the candidates' values (temperature fitted too). Tactics, not the
+evaluation, decide positions where a candidate's search proved a win or the chosen one was proved
+lost: they are left out, as are the other candidates proved lost. `--result W` adds W times the log-loss of the
+network's prediction of the game result at each position, which keeps its output a win
+probability (the engine relies on that scale). Full-batch Adam; one game in ten is held out
+(the dump's column 2), and the script prints, before and after, the held-out share of positions
+where the best-valued candidate is the chosen one (shared among ties), the choice loss and the result log-loss.
+Needs numpy.
+"""
+import argparse
+import numpy as np
+
+# The built-in weights the pattern fit starts from (`board::pattern`, `eval::INDICATORS`).
+PATTERN_SCORE = [0, 0, 2, 5, 9, 23, 0, 105, 419, 2000]
+THREAT_BONUS = [0, 4, 0, 11, 55, 51, 19, 968, 343, 0]
+INDICATORS = [87, 53, 81, -154, -185, 176, 515, 40, -8, -69, 26, 191, 187, -206, -2, 153]
+
+ap = argparse.ArgumentParser()
+ap.add_argument("choices")
+ap.add_argument("start", help="network file to start from (e.g. nets/renju.net)")
+ap.add_argument("out")
+ap.add_argument("--steps", type=int, default=300)
+ap.add_argument("--lr", type=float, default=2e-3)
+ap.add_argument("--result", type=float, default=1.0, metavar="W",
+                help="weight of the result log-loss next to the choice loss")
+ap.add_argument("--share", type=float, default=0.5, help="the network's share of the value")
+ap.add_argument("--patterns", action="store_true",
+                help="fit the pattern evaluation's weights as well (dump with pattern columns)")
+ap.add_argument("--plr", type=float, default=1.0, help="learning rate of the pattern weights")
+ap.add_argument("--l2", type=float, default=0.0, metavar="W",
+                help="pull the weights towards the start's with W times their squared distance")
+o = ap.parse_args()
+
+d = np.loadtxt(o.choices, delimiter=",", dtype=np.float64)
+pos, test, cand, played, label, sign, mate = (d[:, i] for i in range(7))
+base, me, op, net_col = d[:, 7], d[:, 8:18], d[:, 18:28], d[:, 28]
+# Tactics decide the positions where a candidate's search proved a win, or where the played
+# one was proved lost: those are left out, and so are other candidates proved lost.
+bad = np.zeros(int(pos.max()) + 1, bool)
+bad[pos[(mate > 0) | ((mate < 0) & (played > 0))].astype(int)] = True
+keep = ~bad[pos.astype(int)] & (mate == 0)
+few = np.bincount(pos[keep & (cand >= 0)].astype(int), minlength=len(bad)) < 2
+keep &= ~few[pos.astype(int)]
+pos, test, cand, played, label, sign, mate = (v[keep] for v in (pos, test, cand, played, label, sign, mate))
+base, me, op, net_col = base[keep], me[keep], op[keep], net_col[keep]
+root = cand < 0
+rows = ~root
+print(f"{int(root.sum())} positions, {int(rows.sum())} candidates")
+
+# The network file: `K inputs hidden`, W1 (inputs x hidden), b1, w2, b2, a, lin.
+with open(o.start) as fh:
+    lines = fh.read().split("\n")
+K, nin, nh = (float(v) for v in lines[0].split())
+nin, nh = int(nin), int(nh)
+num = lambda i: np.array([float(v) for v in lines[i].split()])
+P = {"W1": num(1).reshape(nin, nh), "b1": num(2), "w2": num(3), "b2": num(4), "a": num(5),
+     "lin": num(6), "logT": np.array([np.log(K)])}
+
+# With --patterns, the pattern evaluation's weights too (`pattern::PATTERN_SCORE`,
+# `THREAT_BONUS` from 1 on, `eval::INDICATORS`): a cell's score is its four line patterns'
+# weights plus its threat class's bonus, so a side's score sum is the (cell, direction) counts
+# of each pattern (the dump's last 18 columns) and its cells of each threat class times them.
+if o.patterns:
+    P["wp"] = np.array(PATTERN_SCORE[1:], float)
+    P["bt"] = np.array(THREAT_BONUS[1:], float)
+    P["ind"] = np.array(INDICATORS, float)
+    npat = [d[:, 30:39][keep], d[:, 39:48][keep]]
+    cls = [me[:, :9], op[:, :9]]
+    flags = np.column_stack([c[:, k] >= m for c in cls for k in (3, 4, 5, 6) for m in (1, 2)])
+    s_me = npat[0] @ P["wp"] + cls[0] @ P["bt"]
+    print(f"score sums reproduced: {np.mean(s_me == me[:, 9]) * 100:.1f} %; static values within 2: "
+          f"{np.mean(np.abs(np.clip((1.25 * s_me - npat[1] @ P['wp'] - cls[1] @ P['bt']) / 4 + flags @ P['ind'], -20000, 20000) - base) <= 2) * 100:.1f} %")
+P0 = {k: v.copy() for k, v in P.items()}
+
+
+def inputs():
+    """The static values, the two score sums and the network's inputs under the weights P."""
+    if not o.patterns:
+        return base, me[:, 9], op[:, 9], np.column_stack(
+            [base / K, np.log1p(me[:, :9]), np.log1p(op[:, :9]), me[:, 9] / 1000, op[:, 9] / 1000])
+    sm = npat[0] @ P["wp"] + cls[0] @ P["bt"]
+    so = npat[1] @ P["wp"] + cls[1] @ P["bt"]
+    b = np.clip((1.25 * sm - so) / 4 + flags @ P["ind"], -20000, 20000)
+    return b, sm, so, np.column_stack([b / K, np.log1p(me[:, :9]), np.log1p(op[:, :9]), sm / 1000,
+                                       so / 1000])
+
+
+X = inputs()[3]
+
+
+def net(x):
+    hid = np.maximum(x @ P["W1"] + P["b1"], 0)
+    return hid, P["a"][0] * x[:, 0] + x @ P["lin"] + hid @ P["w2"] + P["b2"][0]
+
+
+_, z0 = net(X)
+ours = np.clip((z0 * K).astype(np.int64), -20000, 20000)
+print(f"network values reproduced: {np.mean(np.abs(ours - net_col) <= 1) * 100:.1f} % within 1")
+
+# Candidate rows grouped by position, in file order.
+cr = np.where(rows)[0]
+cpos = pos[cr]
+starts = np.r_[0, np.where(np.diff(cpos) != 0)[0] + 1]
+group = np.repeat(np.arange(len(starts)), np.diff(np.r_[starts, len(cr)]))
+gtest = test[cr][starts] > 0
+rr = np.where(root)[0]
+rtest = test[rr] > 0
+MATE_VALUE = 30000.0
+
+
+def sig(x):
+    return 1 / (1 + np.exp(-x))
+
+
+def evaluate(P_, grad=False):
+    global P, X
+    P = P_
+    bv, sm, so, X = inputs()
+    hid, z = net(X)
+    value = bv + o.share * (np.clip(z * K, -20000, 20000) - bv)
+    cv = np.where(mate[cr] != 0, mate[cr] * MATE_VALUE, sign[cr] * value[cr])
+    T = np.exp(P["logT"][0])
+    s = cv / T
+    gmax = np.maximum.reduceat(s, starts)
+    e = np.exp(s - gmax[group])
+    tot = np.add.reduceat(e, starts)
+    p = e / tot[group]
+    pl = played[cr] > 0
+    choice = -np.log(np.maximum(p[pl], 1e-12))  # one per position
+    best = np.maximum.reduceat(cv, starts)
+    # A tie for the best counts as a share.
+    hit = (cv[pl] >= best) / np.add.reduceat((cv >= best[group]).astype(float), starts)
+    pr = np.clip(sig(z[rr]), 1e-6, 1 - 1e-6)
+    y = label[rr]
+    rloss = -(y * np.log(pr) + (1 - y) * np.log(1 - pr))
+    stats = {}
+    for name, gm, rm in [("train", ~gtest, ~rtest), ("held out", gtest, rtest)]:
+        stats[name] = (hit[gm].mean(), choice[gm].mean(), rloss[rm].mean())
+    if not grad:
+        return stats
+    ng, nr = (~gtest).sum(), (~rtest).sum()
+    # d(choice loss)/d(s) = p - onehot, per training position.
+    gs = (p - pl) * (~gtest[group]) / ng
+    gcv = gs / T
+    gz = np.zeros(len(X))
+    free = (mate[cr] == 0) & (np.abs(z[cr] * K) < 20000)
+    gz[cr] += np.where(free, gcv * sign[cr] * o.share * K, 0.0)
+    gz[rr] += o.result * (pr - y) * (~rtest) / nr
+    G = {"logT": np.array([-(gs * s).sum()])}
+    gh = np.outer(gz, P["w2"]) * (hid > 0)
+    G.update({"W1": X.T @ gh, "b1": gh.sum(0), "w2": hid.T @ gz, "b2": np.array([gz.sum()]),
+              "a": np.array([gz @ X[:, 0]]), "lin": X.T @ gz})
+    if o.patterns:
+        # Back through the network's inputs to the static value and the score sums.
+        gx = np.outer(gz, P["lin"]) + gh @ P["W1"].T
+        gx[:, 0] += P["a"][0] * gz
+        gb = gx[:, 0] / K
+        gb[cr] += np.where(mate[cr] == 0, gcv * sign[cr] * (1 - o.share), 0.0)
+        gb *= np.abs(bv) < 20000
+        gsm = 1.25 / 4 * gb + gx[:, 19] / 1000
+        gso = -gb / 4 + gx[:, 20] / 1000
+        G["wp"] = npat[0].T @ gsm + npat[1].T @ gso
+        G["bt"] = cls[0].T @ gsm + cls[1].T @ gso
+        G["ind"] = flags.T.astype(float) @ gb
+    for k in G:
+        if k != "logT":
+            G[k] = G[k] + 2 * o.l2 * (P[k] - P0[k])
+    return stats, G
+
+
+def show(tag, st):
+    print(f"{tag}: " + "; ".join(f"{k}: best = chosen {v[0] * 100:.1f} %, choice loss {v[1]:.4f}, "
+                                 f"result log-loss {v[2]:.4f}" for k, v in st.items()), flush=True)
+
+
+share0 = o.share
+o.share = 0.0
+show("pattern evaluation alone", evaluate(dict(P)))
+o.share = share0
+show("start", evaluate(dict(P)))
+# The temperature alone first, so the start's choice loss is a fair baseline.
+mT = vT = 0.0
+for t in range(1, 151):
+    g = evaluate(P, grad=True)[1]["logT"][0]
+    mT, vT = 0.9 * mT + 0.1 * g, 0.999 * vT + 0.001 * g * g
+    P["logT"] -= 0.05 * (mT / (1 - 0.9 ** t)) / (np.sqrt(vT / (1 - 0.999 ** t)) + 1e-8)
+show(f"start, temperature fitted (T = {np.exp(P['logT'][0]):.0f})", evaluate(dict(P)))
+M = {k: np.zeros_like(v) for k, v in P.items()}
+V = {k: np.zeros_like(v) for k, v in P.items()}
+for t in range(1, o.steps + 1):
+    st, G = evaluate(P, grad=True)
+    for k in P:
+        M[k] = 0.9 * M[k] + 0.1 * G[k]
+        V[k] = 0.999 * V[k] + 0.001 * G[k] ** 2
+        lr = o.plr if k in ("wp", "bt", "ind") else o.lr
+        P[k] -= lr * (M[k] / (1 - 0.9 ** t)) / (np.sqrt(V[k] / (1 - 0.999 ** t)) + 1e-8)
+    if o.patterns:  # the engine takes no negative pattern weight
+        P["wp"], P["bt"] = np.maximum(P["wp"], 0), np.maximum(P["bt"], 0)
+    if t % 50 == 0 or t == o.steps:
+        show(f"step {t} (T = {np.exp(P['logT'][0]):.0f})", evaluate(dict(P)))
+
+if o.patterns:
+    print("RENSA_TUNING=" + ",".join([f"p{i + 1}={round(v)}" for i, v in enumerate(P["wp"])] +
+                                     [f"b{i + 1}={round(v)}" for i, v in enumerate(P["bt"])] +
+                                     [f"i{i + 1}={round(v)}" for i, v in enumerate(P["ind"])]))
+with open(o.out, "w") as fh:
+    fh.write(f"{K:g} {nin} {nh}\n")
+    for arr in [P["W1"].ravel(), P["b1"], P["w2"], P["b2"], P["a"], P["lin"]]:
+        fh.write(" ".join(f"{v:.7g}" for v in arr) + "\n")
