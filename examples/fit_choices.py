@@ -10,12 +10,14 @@ after each candidate move and which candidate the game's player chose. The searc
 candidate is, as in the engine, the pattern evaluation moved halfway to the network's
 (`eval::NET_SHARE_PCT`), from the root's side (sign). The fit raises the chosen candidate's
 share of a softmax over the candidates' values (temperature fitted too). Tactics, not the
-evaluation, decide positions where a candidate's search proved a win or the chosen one was proved
-lost: they are left out, as are the other candidates proved lost. `--result W` adds W times the log-loss of the
-network's prediction of the game result at each position, which keeps its output a win
-probability (the engine relies on that scale). Full-batch Adam; one game in ten is held out
-(the dump's column 2), and the script prints, before and after, the held-out share of positions
-where the best-valued candidate is the chosen one (shared among ties), the choice loss and the result log-loss.
+evaluation, decide positions where a candidate's search proved a win or the chosen one was
+proved lost: they are left out, as are the other candidates proved lost. `--result W` adds W
+times the log-loss of the network's prediction of the game result at each position, which
+keeps its output a win probability (the engine relies on that scale). Full-batch Adam; one
+game in ten is held out (the dump's column 2), and the script prints, before and after, the
+held-out share of positions where the best-valued candidate is the chosen one (shared among
+ties), the choice loss and the result log-loss. Dumps of several processes can be
+concatenated: a position is a run of lines with the same number.
 Needs numpy.
 """
 import argparse
@@ -45,6 +47,7 @@ o = ap.parse_args()
 d = np.loadtxt(o.choices, delimiter=",", dtype=np.float64)
 pos, test, cand, played, label, sign, mate = (d[:, i] for i in range(7))
 base, me, op, net_col = d[:, 7], d[:, 8:18], d[:, 18:28], d[:, 28]
+pos = np.cumsum(np.r_[0, np.diff(pos) != 0])  # numbered afresh: dumps may be concatenated
 # Tactics decide the positions where a candidate's search proved a win, or where the played
 # one was proved lost: those are left out, and so are other candidates proved lost.
 bad = np.zeros(int(pos.max()) + 1, bool)
