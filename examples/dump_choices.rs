@@ -16,17 +16,16 @@
 //! root's, else -1), mate (+1/-1 when the search after the candidate proved a win/loss for the
 //! root's side, else 0), then the leaf's inputs as `dump_eval_features` writes them for the side
 //! to move there: static value, per side (mover, opponent) the empty cells of each threat
-//! class 1..=9 and the score sum; last the built-in network's value of the leaf (or the static
-//! value where there is none), and the search's value of the candidate for the root's side
-//! (0 on the position's own line); then per side (mover, opponent) the (empty cell, direction)
-//! pairs of each line pattern 1..=9 (see `pattern_columns`).
+//! class 1..=9 and the score sum; then the built-in network's value of the leaf (or the static
+//! value where there is none); the search's value of the candidate for the root's side (0 on
+//! the position's own line); and per side (mover, opponent) the (empty cell, direction) pairs
+//! of each line pattern 1..=9 (see `pattern_columns`).
 #[allow(dead_code)]
 mod fit_common;
 
-use fit_common::for_each_choice;
+use fit_common::{count_columns, for_each_choice};
 use rensa::board::fast::FastBoard;
-use rensa::board::pattern::Threat;
-use rensa::eval::{evaluate_with, INDICATORS, INITIATIVE_16THS};
+use rensa::eval::{evaluate_with, SizeShift, INDICATORS, INITIATIVE_16THS};
 use rensa::search::alphabeta::{Control, Iteration, Searcher};
 use rensa::search::tt::Tt;
 use rensa::search::vcf::VcfCache;
@@ -35,17 +34,9 @@ use std::io::Write;
 
 /// The leaf's columns (see the module comment).
 fn leaf_columns(b: &FastBoard) -> String {
-    let me = b.side_to_move();
     let v = evaluate_with(b, INITIATIVE_16THS, Some(&INDICATORS));
-    let mut line = format!("{v}");
-    for c in [me, me.opponent()] {
-        for t in 1..=9u8 {
-            line += &format!(",{}", b.count(c, Threat::from_u8(t)));
-        }
-        line += &format!(",{}", b.score_sum(c));
-    }
     let net = rensa::eval::net_for(b).map_or(v, |(n, _)| n.value(b, v));
-    line + &format!(",{net}")
+    format!("{v}{},{net}", count_columns(b, SizeShift::NONE))
 }
 
 /// Per side (mover, opponent), how many (empty cell, direction) pairs hold each line pattern

@@ -17,8 +17,7 @@
 #[allow(dead_code)]
 mod fit_common;
 
-use fit_common::for_each_position;
-use rensa::board::pattern::Threat;
+use fit_common::{count_columns, for_each_position};
 use rensa::eval::{evaluate_with, SizeShift, INDICATORS, INITIATIVE_16THS};
 use rensa::{Color, Rule};
 use std::collections::HashMap;
@@ -81,16 +80,7 @@ fn main() {
             (me == Color::Black) as u8,
             b.ply()
         );
-        for c in [me, me.opponent()] {
-            for t in 1..=9u8 {
-                let mut n = b.count(c, Threat::from_u8(t)) as i32;
-                if t == 1 {
-                    n = (n + shift.cells).max(0);
-                }
-                line += &format!(",{n}");
-            }
-            line += &format!(",{}", b.score_sum(c) + shift.score[c.index()]);
-        }
+        line += &count_columns(b, shift);
         if let Some(n) = net.as_ref() {
             line += &format!(",{}", n.value_shifted(b, v0, shift));
         }

@@ -99,15 +99,12 @@ def inputs():
                                        so / 1000])
 
 
-X = inputs()[3]
-
-
 def net(x):
     hid = np.maximum(x @ P["W1"] + P["b1"], 0)
     return hid, P["a"][0] * x[:, 0] + x @ P["lin"] + hid @ P["w2"] + P["b2"][0]
 
 
-_, z0 = net(X)
+_, z0 = net(inputs()[3])
 ours = np.clip((z0 * K).astype(np.int64), -20000, 20000)
 print(f"network values reproduced: {np.mean(np.abs(ours - net_col) <= 1) * 100:.1f} % within 1")
 
@@ -126,9 +123,8 @@ def sig(x):
     return 1 / (1 + np.exp(-x))
 
 
-def evaluate(P_, grad=False):
-    global P, X
-    P = P_
+def evaluate(grad=False):
+    """The statistics under the weights P, and with `grad` the loss's gradient."""
     bv, sm, so, X = inputs()
     hid, z = net(X)
     value = bv + o.share * (np.clip(z * K, -20000, 20000) - bv)
@@ -187,31 +183,40 @@ def show(tag, st):
                                  f"result log-loss {v[2]:.4f}" for k, v in st.items()), flush=True)
 
 
+class Adam:
+    """Adam steps on the entries `lr` names of P, each with its learning rate."""
+
+    def __init__(self, lr):
+        self.lr, self.t = lr, 0
+        self.m = {k: np.zeros_like(P[k]) for k in lr}
+        self.v = {k: np.zeros_like(P[k]) for k in lr}
+
+    def step(self, G):
+        self.t += 1
+        for k, lr in self.lr.items():
+            self.m[k] = 0.9 * self.m[k] + 0.1 * G[k]
+            self.v[k] = 0.999 * self.v[k] + 0.001 * G[k] ** 2
+            P[k] -= lr * (self.m[k] / (1 - 0.9 ** self.t)) / (
+                np.sqrt(self.v[k] / (1 - 0.999 ** self.t)) + 1e-8)
+
+
 share0 = o.share
 o.share = 0.0
-show("pattern evaluation alone", evaluate(dict(P)))
+show("pattern evaluation alone", evaluate())
 o.share = share0
-show("start", evaluate(dict(P)))
+show("start", evaluate())
 # The temperature alone first, so the start's choice loss is a fair baseline.
-mT = vT = 0.0
-for t in range(1, 151):
-    g = evaluate(P, grad=True)[1]["logT"][0]
-    mT, vT = 0.9 * mT + 0.1 * g, 0.999 * vT + 0.001 * g * g
-    P["logT"] -= 0.05 * (mT / (1 - 0.9 ** t)) / (np.sqrt(vT / (1 - 0.999 ** t)) + 1e-8)
-show(f"start, temperature fitted (T = {np.exp(P['logT'][0]):.0f})", evaluate(dict(P)))
-M = {k: np.zeros_like(v) for k, v in P.items()}
-V = {k: np.zeros_like(v) for k, v in P.items()}
+adam = Adam({"logT": 0.05})
+for _ in range(150):
+    adam.step(evaluate(grad=True)[1])
+show(f"start, temperature fitted (T = {np.exp(P['logT'][0]):.0f})", evaluate())
+adam = Adam({k: o.plr if k in ("wp", "bt", "ind") else o.lr for k in P})
 for t in range(1, o.steps + 1):
-    st, G = evaluate(P, grad=True)
-    for k in P:
-        M[k] = 0.9 * M[k] + 0.1 * G[k]
-        V[k] = 0.999 * V[k] + 0.001 * G[k] ** 2
-        lr = o.plr if k in ("wp", "bt", "ind") else o.lr
-        P[k] -= lr * (M[k] / (1 - 0.9 ** t)) / (np.sqrt(V[k] / (1 - 0.999 ** t)) + 1e-8)
+    adam.step(evaluate(grad=True)[1])
     if o.patterns:  # the engine takes no negative pattern weight
         P["wp"], P["bt"] = np.maximum(P["wp"], 0), np.maximum(P["bt"], 0)
     if t % 50 == 0 or t == o.steps:
-        show(f"step {t} (T = {np.exp(P['logT'][0]):.0f})", evaluate(dict(P)))
+        show(f"step {t} (T = {np.exp(P['logT'][0]):.0f})", evaluate())
 
 if o.patterns:
     print("RENSA_TUNING=" + ",".join([f"p{i + 1}={round(v)}" for i, v in enumerate(P["wp"])] +

@@ -89,6 +89,27 @@ pub fn for_each_choice(
     games
 }
 
+/// The network's per-side inputs as the fitters' CSV columns: for the side to move, then the
+/// opponent, the empty cells of each threat class 1..=9 and the score sum, each moved by `shift`
+/// (`SizeShift::NONE` on the network's own board). Each column starts with a comma. (Only the
+/// dump tools use it, hence the `allow` for the fitters that include this module.)
+#[allow(dead_code)]
+pub fn count_columns(b: &FastBoard, shift: rensa::eval::SizeShift) -> String {
+    let me = b.side_to_move();
+    let mut line = String::new();
+    for c in [me, me.opponent()] {
+        for t in 1..=9u8 {
+            let mut n = b.count(c, Threat::from_u8(t)) as i32;
+            if t == 1 {
+                n = (n + shift.cells).max(0);
+            }
+            line += &format!(",{n}");
+        }
+        line += &format!(",{}", b.score_sum(c) + shift.score[c.index()]);
+    }
+    line
+}
+
 /// The scale `K` (the evaluation units per logistic unit) that minimises `loss(K)`: a coarse
 /// scan in steps of 100, then finer ones of 10 and 1 around the best.
 pub fn fit_scale(loss: impl Fn(f64) -> f64) -> f64 {
