@@ -20,11 +20,17 @@
 //! value where there is none); the search's value of the candidate for the root's side (0 on
 //! the position's own line); and per side (mover, opponent) the (empty cell, direction) pairs
 //! of each line pattern 1..=9 (see `pattern_columns`).
+//!
+//! `--combos FILE` also writes, to FILE, one line per line of the dump: per side (mover, then
+//! opponent, separated by `;`) the empty cells of each combination of four line classes, as
+//! `multiset:count` pairs (multiset as `pattern::combo_multiset`; the all-dead one left out),
+//! for fitting per-combination score corrections (`fit_choices.py --combos`).
 #[allow(dead_code)]
 mod fit_common;
 
 use fit_common::{count_columns, for_each_choice};
 use rensa::board::fast::FastBoard;
+use rensa::board::pattern;
 use rensa::eval::{evaluate_with, SizeShift, INDICATORS, INITIATIVE_16THS};
 use rensa::search::alphabeta::{Control, Iteration, Searcher};
 use rensa::search::tt::Tt;
@@ -61,15 +67,42 @@ fn pattern_columns(b: &FastBoard) -> String {
     line
 }
 
+/// Per side (mover, opponent), the empty cells of each combination of four line classes (see
+/// the module comment).
+fn combo_line(b: &FastBoard) -> String {
+    let me = b.side_to_move();
+    let mut sides = Vec::new();
+    for c in [me, me.opponent()] {
+        let mut n = std::collections::BTreeMap::<usize, u32>::new();
+        for i in b.area(b.width().max(b.height()) as i32) {
+            if b.is_empty(i) {
+                let classes = [0, 1, 2, 3].map(|d| b.pattern(i, c, d) as u8);
+                let m = pattern::combo_multiset(pattern::combo_index(classes));
+                if m != 0 {
+                    *n.entry(m).or_default() += 1;
+                }
+            }
+        }
+        let pairs: Vec<String> = n.iter().map(|(m, k)| format!("{m}:{k}")).collect();
+        sides.push(pairs.join(" "));
+    }
+    sides.join(";")
+}
+
 fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     let rule = Rule::parse(&args[0]).expect("rule name");
     let (mut top, mut depth) = (12usize, 2i32);
+    let mut combos: Option<std::io::BufWriter<std::fs::File>> = None;
     loop {
         let value = || args.get(2).and_then(|s| s.parse::<i64>().ok());
         match args.get(1).map(String::as_str) {
             Some("--top") => top = value().expect("--top N") as usize,
             Some("--depth") => depth = value().expect("--depth D") as i32,
+            Some("--combos") => {
+                let f = std::fs::File::create(args.get(2).expect("--combos FILE")).expect("create");
+                combos = Some(std::io::BufWriter::new(f));
+            }
             _ => break,
         }
         args.drain(1..3);
@@ -110,6 +143,7 @@ fn main() {
             leaf_columns(b),
             pattern_columns(b)
         )];
+        let mut combo_lines = vec![combo_line(b)];
         let mut best = (i32::MIN, usize::MAX);
         for (k, &m) in cands.iter().enumerate() {
             let mut child = b.clone();
@@ -149,6 +183,7 @@ fn main() {
                 leaf_columns(&child),
                 pattern_columns(&child)
             ));
+            combo_lines.push(combo_line(&child));
         }
         if cands.get(best.1) == Some(&played) {
             agree += 1;
@@ -156,6 +191,11 @@ fn main() {
         n += 1;
         for l in lines {
             writeln!(out, "{l}").expect("write");
+        }
+        if let Some(f) = combos.as_mut() {
+            for l in combo_lines {
+                writeln!(f, "{l}").expect("write");
+            }
         }
     });
     eprintln!(

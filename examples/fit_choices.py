@@ -18,6 +18,10 @@ game in ten is held out (the dump's column 2), and the script prints, before and
 held-out share of positions where the best-valued candidate is the chosen one (shared among
 ties), the choice loss and the result log-loss. Dumps of several processes can be
 concatenated: a position is a run of lines with the same number.
+
+With `--combos FILE` (written by `dump_choices --combos FILE`) it also fits a correction of the
+cell score per combination of four line classes (the multisets `pattern::combo_multiset`
+numbers), shared by both colours; `--combos-out` writes them for `RENSA_COMBO=FILE`.
 Needs numpy.
 """
 import argparse
@@ -40,6 +44,16 @@ ap.add_argument("--share", type=float, default=0.5, help="the network's share of
 ap.add_argument("--patterns", action="store_true",
                 help="fit the pattern evaluation's weights as well (dump with pattern columns)")
 ap.add_argument("--plr", type=float, default=1.0, help="learning rate of the pattern weights")
+ap.add_argument("--combos", metavar="FILE",
+                help="also fit a score correction per combination of four line classes, from "
+                     "`dump_choices --combos FILE`")
+ap.add_argument("--combos-out", metavar="FILE", help="where to write them (`RENSA_COMBO=FILE`)")
+ap.add_argument("--clr", type=float, default=1.0, help="learning rate of the corrections")
+ap.add_argument("--cl2", type=float, default=0.0, metavar="W",
+                help="pull the corrections towards 0 with W times their squared size")
+ap.add_argument("--min-cells", type=int, default=50,
+                help="fit only corrections of combinations with at least this many cells in "
+                     "the training rows")
 ap.add_argument("--l2", type=float, default=0.0, metavar="W",
                 help="pull the weights towards the start's with W times their squared distance")
 o = ap.parse_args()
@@ -60,6 +74,49 @@ base, me, op, net_col = base[keep], me[keep], op[keep], net_col[keep]
 root = cand < 0
 rows = ~root
 print(f"{int(root.sum())} positions, {int(rows.sum())} candidates")
+
+
+def combo_threat_and_score(m):
+    """The engine's threat class and cell score of the combination with multiset index m (four
+    line classes as base-10 digits), as `pattern::combine` computes them with the built-in
+    weights."""
+    p = [m // 10 ** k % 10 for k in range(4)]
+    n = lambda *cls: sum(x in cls for x in p)
+    fives, flex4, fours, flex3, block3, flex2 = n(9), n(8), n(7, 8), n(6), n(5), n(4)
+    t = (9 if fives else 8 if flex4 or fours >= 2 else 7 if fours == 1 and flex3 else
+         6 if fours == 1 else 5 if flex3 >= 2 else 4 if flex3 == 1 else
+         3 if block3 and flex2 else 2 if block3 or flex2 >= 2 else 1 if any(p) else 0)
+    return t, sum(PATTERN_SCORE[x] for x in p) + THREAT_BONUS[t]
+
+
+# With --combos, per side the (row, multiset, cells) triples of the kept rows.
+if o.combos:
+    kept_rows = np.where(keep)[0]
+    new_index = np.full(len(keep), -1)
+    new_index[kept_rows] = np.arange(len(kept_rows))
+    trip = [([], [], []), ([], [], [])]
+    with open(o.combos) as fh:
+        for r, line in enumerate(fh):
+            j = new_index[r]
+            if j < 0:
+                continue
+            for side, part in enumerate(line.rstrip("\n").split(";")):
+                for pair in part.split():
+                    m, k = pair.split(":")
+                    trip[side][0].append(j)
+                    trip[side][1].append(int(m))
+                    trip[side][2].append(float(k))
+    assert r + 1 == len(keep), "the combos file must have one line per line of the dump"
+    CR = [tuple(np.array(v) for v in t) for t in trip]
+    train_rows = test == 0
+    seen = np.zeros(10000)
+    for rr_, mm, kk in CR:
+        np.add.at(seen, mm[train_rows[rr_]], kk[train_rows[rr_]])
+    cfree = seen >= o.min_cells
+    cfree[0] = False
+    cbase = np.array([combo_threat_and_score(m)[1] for m in range(10000)], float)
+    print(f"combinations: {int((seen > 0).sum())} seen, {int(cfree.sum())} with at least "
+          f"{o.min_cells} training cells fitted")
 
 # The network file: `K inputs hidden`, W1 (inputs x hidden), b1, w2, b2, a, lin.
 with open(o.start) as fh:
@@ -84,17 +141,31 @@ if o.patterns:
     s_me = npat[0] @ P["wp"] + cls[0] @ P["bt"]
     print(f"score sums reproduced: {np.mean(s_me == me[:, 9]) * 100:.1f} %; static values within 2: "
           f"{np.mean(np.abs(np.clip((1.25 * s_me - npat[1] @ P['wp'] - cls[1] @ P['bt']) / 4 + flags @ P['ind'], -20000, 20000) - base) <= 2) * 100:.1f} %")
+if o.combos:
+    P["corr"] = np.zeros(10000)
 P0 = {k: v.copy() for k, v in P.items()}
+
+
+def combo_sums():
+    """Per side, each row's sum of the corrections over its empty cells."""
+    return [np.bincount(r_, weights=k_ * P["corr"][m_], minlength=len(base)) for r_, m_, k_ in CR]
 
 
 def inputs():
     """The static values, the two score sums and the network's inputs under the weights P."""
-    if not o.patterns:
+    if not o.patterns and not o.combos:
         return base, me[:, 9], op[:, 9], np.column_stack(
             [base / K, np.log1p(me[:, :9]), np.log1p(op[:, :9]), me[:, 9] / 1000, op[:, 9] / 1000])
-    sm = npat[0] @ P["wp"] + cls[0] @ P["bt"]
-    so = npat[1] @ P["wp"] + cls[1] @ P["bt"]
-    b = np.clip((1.25 * sm - so) / 4 + flags @ P["ind"], -20000, 20000)
+    if o.patterns:
+        sm = npat[0] @ P["wp"] + cls[0] @ P["bt"]
+        so = npat[1] @ P["wp"] + cls[1] @ P["bt"]
+        b = np.clip((1.25 * sm - so) / 4 + flags @ P["ind"], -20000, 20000)
+    else:
+        sm, so, b = me[:, 9], op[:, 9], base
+    if o.combos:
+        cm, co = combo_sums()
+        sm, so = sm + cm, so + co
+        b = np.clip(b + np.trunc((1.25 * cm - co) / 4), -20000, 20000)
     return b, sm, so, np.column_stack([b / K, np.log1p(me[:, :9]), np.log1p(op[:, :9]), sm / 1000,
                                        so / 1000])
 
@@ -160,7 +231,7 @@ def evaluate(grad=False):
     gh = np.outer(gz, P["w2"]) * (hid > 0)
     G.update({"W1": X.T @ gh, "b1": gh.sum(0), "w2": hid.T @ gz, "b2": np.array([gz.sum()]),
               "a": np.array([gz @ X[:, 0]]), "lin": X.T @ gz})
-    if o.patterns:
+    if o.patterns or o.combos:
         # Back through the network's inputs to the static value and the score sums.
         gx = np.outer(gz, P["lin"]) + gh @ P["W1"].T
         gx[:, 0] += P["a"][0] * gz
@@ -169,11 +240,16 @@ def evaluate(grad=False):
         gb *= np.abs(bv) < 20000
         gsm = 1.25 / 4 * gb + gx[:, 19] / 1000
         gso = -gb / 4 + gx[:, 20] / 1000
-        G["wp"] = npat[0].T @ gsm + npat[1].T @ gso
-        G["bt"] = cls[0].T @ gsm + cls[1].T @ gso
-        G["ind"] = flags.T.astype(float) @ gb
+        if o.patterns:
+            G["wp"] = npat[0].T @ gsm + npat[1].T @ gso
+            G["bt"] = cls[0].T @ gsm + cls[1].T @ gso
+            G["ind"] = flags.T.astype(float) @ gb
+        if o.combos:
+            G["corr"] = sum(np.bincount(m_, weights=k_ * g[r_], minlength=10000)
+                            for (r_, m_, k_), g in zip(CR, (gsm, gso))) * cfree
+            G["corr"] += 2 * o.cl2 * P["corr"] * cfree
     for k in G:
-        if k != "logT":
+        if k not in ("logT", "corr"):
             G[k] = G[k] + 2 * o.l2 * (P[k] - P0[k])
     return stats, G
 
@@ -210,11 +286,13 @@ adam = Adam({"logT": 0.05})
 for _ in range(150):
     adam.step(evaluate(grad=True)[1])
 show(f"start, temperature fitted (T = {np.exp(P['logT'][0]):.0f})", evaluate())
-adam = Adam({k: o.plr if k in ("wp", "bt", "ind") else o.lr for k in P})
+adam = Adam({k: o.plr if k in ("wp", "bt", "ind") else o.clr if k == "corr" else o.lr for k in P})
 for t in range(1, o.steps + 1):
     adam.step(evaluate(grad=True)[1])
     if o.patterns:  # the engine takes no negative pattern weight
         P["wp"], P["bt"] = np.maximum(P["wp"], 0), np.maximum(P["bt"], 0)
+    if o.combos:  # nor a negative cell score
+        P["corr"] = np.maximum(P["corr"], -cbase)
     if t % 50 == 0 or t == o.steps:
         show(f"step {t} (T = {np.exp(P['logT'][0]):.0f})", evaluate())
 
@@ -222,6 +300,14 @@ if o.patterns:
     print("RENSA_TUNING=" + ",".join([f"p{i + 1}={round(v)}" for i, v in enumerate(P["wp"])] +
                                      [f"b{i + 1}={round(v)}" for i, v in enumerate(P["bt"])] +
                                      [f"i{i + 1}={round(v)}" for i, v in enumerate(P["ind"])]))
+if o.combos:
+    c = np.round(P["corr"]).astype(int)
+    big = np.argsort(-np.abs(c))[:12]
+    print("largest corrections: " + ", ".join(f"{m:04d} {c[m]:+d} (score {cbase[m]:.0f})" for m in big))
+    if o.combos_out:
+        with open(o.combos_out, "w") as fh:
+            for m in np.nonzero(c)[0]:
+                fh.write(f"{m} {c[m]}\n")
 with open(o.out, "w") as fh:
     fh.write(f"{K:g} {nin} {nh}\n")
     for arr in [P["W1"].ravel(), P["b1"], P["w2"], P["b2"], P["a"], P["lin"]]:
