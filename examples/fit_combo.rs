@@ -22,7 +22,8 @@
 //! renju from 0.650 to 0.611, yet in 200 ms/move A/B matches the corrections scored about -7 Elo
 //! in freestyle (200 games), +31 ± 39 in exact five (300 games) and -63 ± 70 in renju (100
 //! games). Predicting game results better from static counts did not make the search play
-//! measurably better, so the engine has no built-in corrections.
+//! measurably better, so none of these is built in. (15x15 renju's built-in corrections,
+//! `nets/renju.combo`, come from comparison training instead: `fit_choices.py --combos`.)
 //!
 //! `--search D --cache FILE [--mix L] [--every N]`: fit to the values of searches instead, as
 //! `tune_eval` does (see there).
@@ -114,7 +115,10 @@ fn main() {
                     let m = multiset([a, b, c, d]);
                     ids.insert(m, keys.len() as u32);
                     keys.push(m);
-                    let e = pattern::combo(rule).entry[pattern::combo_index([a, b, c, d])];
+                    // The 15x15 table (with its built-in corrections, if any).
+                    let corrected = pattern::corrected(rule, 15, 15);
+                    let table = pattern::combo_for(rule, rensa::Color::White, corrected);
+                    let e = table.entry[pattern::combo_index([a, b, c, d])];
                     cur.push(pattern::ComboTable::score_of(e) as f64);
                 }
             }

@@ -133,6 +133,9 @@ pub enum BuiltInNet {
     /// Renju games of every board from 14x14 to 28x28, their inputs shifted to 15x15 (for
     /// 13x13 and 14x14).
     RenjuSizes,
+    /// 15x15 freestyle only, refitted together with the per-combination corrections
+    /// (`nets/freestyle.combo`, see [`crate::board::pattern::corrected`]) to PentaZen's moves.
+    Freestyle15,
 }
 
 /// Which built-in network a `width` x `height` board under `rule` uses: only where that network
@@ -143,6 +146,9 @@ pub enum BuiltInNet {
 /// network as squares gets the one of its longer side (freestyle 15x18: +44; caro 20x15:
 /// +173; freestyle 15x20: +85 with the 20x20 network, +61 with the 15x15 one), else none.
 ///
+/// * Freestyle 15x15: its own network, fitted with the per-combination corrections of that
+///   board (forty-third session: +69 ± 47 in self-play at 300 ms, 36-6-18 against PentaZen at
+///   1 s where the one before scored 27-5-28).
 /// * Freestyle: the 15x15 network from 10x10 to 18x18 (+19 on 10x10, where most games are
 ///   drawn, +45 on 12x12, +81 on 14x14, +62 on 17x17, +68 on 18x18, and +51 more with the
 ///   shift there), the 20x20 one from 19x19 up (+80 on 19x19, +63 on 22x22, +104 on 28x28,
@@ -176,13 +182,16 @@ pub fn built_in_net(rule: Rule, width: usize, height: usize) -> Option<BuiltInNe
         (Rule::Caro { .. }, 12..) => Some(BuiltInNet::Caro),
         _ => None,
     };
+    if rule == Rule::Freestyle && width == 15 && height == 15 {
+        return Some(BuiltInNet::Freestyle15);
+    }
     side(width.min(height))?;
     side(width.max(height))
 }
 
 impl BuiltInNet {
     /// How many there are (the length of [`net_for`]'s table): the last one's index plus one.
-    const COUNT: usize = BuiltInNet::RenjuSizes as usize + 1;
+    const COUNT: usize = BuiltInNet::Freestyle15 as usize + 1;
 
     /// The side of the square board the network was fitted on; `None` for the one fitted on
     /// two sizes.
@@ -192,7 +201,8 @@ impl BuiltInNet {
             | BuiltInNet::Exact
             | BuiltInNet::Renju
             | BuiltInNet::Caro
-            | BuiltInNet::RenjuSizes => Some(15),
+            | BuiltInNet::RenjuSizes
+            | BuiltInNet::Freestyle15 => Some(15),
             BuiltInNet::Freestyle20 | BuiltInNet::Renju20 | BuiltInNet::Exact20 => Some(20),
             BuiltInNet::RenjuMixed => None,
         }
@@ -210,6 +220,7 @@ impl BuiltInNet {
             BuiltInNet::RenjuMixed => include_str!("../nets/renju-mixed.net"),
             BuiltInNet::Exact20 => include_str!("../nets/standard20.net"),
             BuiltInNet::RenjuSizes => include_str!("../nets/renju-sizes.net"),
+            BuiltInNet::Freestyle15 => include_str!("../nets/freestyle15.net"),
         }
     }
 }
@@ -278,9 +289,11 @@ impl SizeShift {
         if width == home && height == home {
             return SizeShift::NONE;
         }
+        // The home board as the networks shifted to it were fitted: without the per-combination
+        // corrections that 15x15 renju and freestyle have with their own networks.
         let (Ok(here), Ok(there)) = (
             FastBoard::new(width, height, rule),
-            FastBoard::new(home, home, rule),
+            FastBoard::with_corrections(home, home, rule, false),
         ) else {
             return SizeShift::NONE;
         };
@@ -561,7 +574,7 @@ mod tests {
             overline_wins: true,
         };
         let cases: &[(Rule, usize, usize, Option<BuiltInNet>)] = &[
-            (Rule::Freestyle, 15, 15, Some(Freestyle)),
+            (Rule::Freestyle, 15, 15, Some(Freestyle15)),
             (Rule::Freestyle, 17, 17, Some(Freestyle)),
             (Rule::Freestyle, 18, 18, Some(Freestyle)),
             (Rule::Freestyle, 19, 19, Some(Freestyle20)),
@@ -654,7 +667,11 @@ mod tests {
 
     /// `stones` (x, y, in move order) placed around the centre of a `w` x `h` board.
     fn centred(rule: Rule, w: usize, h: usize, stones: &[(i32, i32)]) -> FastBoard {
-        let mut b = FastBoard::new(w, h, rule).unwrap();
+        centred_with(FastBoard::new(w, h, rule).unwrap(), stones)
+    }
+
+    fn centred_with(mut b: FastBoard, stones: &[(i32, i32)]) -> FastBoard {
+        let (w, h) = (b.width(), b.height());
         for &(x, y) in stones {
             let p = Pos::new((w as i32 / 2 + x) as u8, (h as i32 / 2 + y) as u8);
             let i = b.idx(p);
@@ -664,12 +681,43 @@ mod tests {
     }
 
     #[test]
+    fn a_size_shift_to_a_corrected_board_compares_it_without_its_corrections() {
+        // The networks shifted to 15x15 were fitted on scores without the corrections that
+        // 15x15 renju and freestyle have with their own networks.
+        for rule in [Rule::Renju, Rule::Freestyle] {
+            let plain = FastBoard::with_corrections(15, 15, rule, false).unwrap();
+            let fixed = FastBoard::new(15, 15, rule).unwrap();
+            assert_ne!(plain.score_sum(Color::Black), fixed.score_sum(Color::Black));
+            for n in [14, 16] {
+                let here = FastBoard::new(n, n, rule).unwrap();
+                let shift = SizeShift::between(rule, n, n, 15);
+                for c in [Color::Black, Color::White] {
+                    let want = plain.score_sum(c) - here.score_sum(c);
+                    assert_eq!(shift.score[c.index()], want, "{rule} {n}x{n}");
+                }
+                assert_eq!(
+                    shift.base,
+                    evaluate(&plain) - evaluate(&here),
+                    "{rule} {n}x{n}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn a_size_shift_gives_a_network_the_inputs_of_its_own_board() {
         let stones = [(0, 0), (1, 1), (1, 0), (2, 0), (-1, 0), (0, 2), (0, -1)];
-        for rule in [Rule::Freestyle, Rule::Renju, Rule::Exact] {
+        // On 15x15 renju and freestyle the home board is taken without its corrections, as the
+        // networks shifted to 15x15 (`renju-sizes.net`, `freestyle.net`) saw it.
+        for (rule, net) in [
+            (Rule::Freestyle, BuiltInNet::Freestyle),
+            (Rule::Renju, BuiltInNet::RenjuSizes),
+            (Rule::Exact, BuiltInNet::Exact),
+        ] {
             assert_eq!(SizeShift::between(rule, 15, 15, 15), SizeShift::NONE);
-            let home = centred(rule, 15, 15, &stones);
-            let n = net_for(&home).unwrap().0;
+            let plain = FastBoard::with_corrections(15, 15, rule, false).unwrap();
+            let home = centred_with(plain, &stones);
+            let n = &Net::parse(net.text()).unwrap();
             let home_base = evaluate_with(&home, INITIATIVE_16THS, Some(&INDICATORS));
             let home_value = n.value(&home, home_base);
             for (w, h) in [(17, 17), (20, 20), (28, 28), (15, 22), (12, 12)] {
@@ -679,7 +727,8 @@ mod tests {
                 assert_eq!(shift.cells, 225 - (w * h) as i32, "{rule} {w}x{h}");
                 // The same stones: shifted, the network's value is near its value on 15x15
                 // (not equal: on 15x15 some of the cells near the stones see the edge), and
-                // far nearer than unshifted (on 28x28 renju -1042 and -4064 for -1048).
+                // far nearer than unshifted (with the earlier 15x15 renju network on 28x28:
+                // -1042 and -4064 for -1048).
                 let shifted = (n.value_shifted(&b, base, shift) - home_value).abs();
                 let plain = (n.value(&b, base) - home_value).abs();
                 assert!(shifted * 2 < plain, "{rule} {w}x{h}: {shifted} {plain}");

@@ -76,14 +76,6 @@ fn main() -> anyhow::Result<()> {
 
 /// Reads `index correction` lines (see `examples/fit_combo.rs`).
 fn load_combo_corrections(path: &str) -> anyhow::Result<Box<[i32; COMBOS]>> {
-    let mut c = Box::new([0i32; COMBOS]);
-    for line in std::fs::read_to_string(path)?.lines() {
-        let mut it = line.split_whitespace();
-        if let (Some(m), Some(v)) = (it.next(), it.next()) {
-            let m: usize = m.parse()?;
-            anyhow::ensure!(m < COMBOS, "index {m} out of range");
-            c[m] = v.parse()?;
-        }
-    }
-    Ok(c)
+    rensa::board::pattern::parse_combo_corrections(&std::fs::read_to_string(path)?)
+        .map_err(|e| anyhow::anyhow!(e))
 }

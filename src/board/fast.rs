@@ -293,8 +293,8 @@ fn refresh_dir(
 pub fn prepare_tables(rule: Rule) {
     for c in [Color::Black, Color::White] {
         pattern::table(Sem::of(rule, c));
-        pattern::combo_for(rule, c);
     }
+    pattern::prepare_combos(rule);
     pattern::pair_table(rule);
 }
 
@@ -421,8 +421,21 @@ const EMPTY_BBOX: Bbox = Bbox {
 };
 
 impl FastBoard {
-    /// An empty board (each side `MIN_SIDE..=MAX_SIDE`).
+    /// An empty board (each side `MIN_SIDE..=MAX_SIDE`), whose cell scores take the built-in
+    /// per-combination corrections where [`pattern::corrected`] says so.
     pub fn new(width: usize, height: usize, rule: Rule) -> Result<FastBoard, BoardError> {
+        Self::with_corrections(width, height, rule, pattern::corrected(rule, width, height))
+    }
+
+    /// An empty board whose cell scores take the rule's built-in per-combination corrections or
+    /// not, whatever its size: [`crate::eval::SizeShift`] compares boards as the networks off
+    /// their own board saw them, without.
+    pub fn with_corrections(
+        width: usize,
+        height: usize,
+        rule: Rule,
+        corrected: bool,
+    ) -> Result<FastBoard, BoardError> {
         let ok = |s: usize| (MIN_SIDE..=MAX_SIDE).contains(&s);
         if !ok(width) || !ok(height) {
             return Err(BoardError::BadSize { width, height });
@@ -441,7 +454,7 @@ impl FastBoard {
                     .expect("a pattern table has an entry per key")
             }),
             pairs: pattern::pair_table(rule),
-            combo: [Color::Black, Color::White].map(|c| pattern::combo_for(rule, c)),
+            combo: [Color::Black, Color::White].map(|c| pattern::combo_for(rule, c, corrected)),
             dirs: [1, s, s + 1, s - 1],
             cells: grid(WALL),
             keys: grid([0; 4]),

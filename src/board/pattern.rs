@@ -634,11 +634,63 @@ impl ComboTable {
 static COMBO_CORRECTIONS: OnceLock<Option<Box<[i32; COMBOS]>>> = OnceLock::new();
 
 /// Adds a correction to the score of every combination of four classes, for every rule but caro
-/// (developers' experiments: `examples/fit_combo.rs` fits them, `RENSA_COMBO=FILE` loads them).
-/// `corrections[m]` applies to the combinations of multiset `m` (see [`combo_multiset`]). Only
-/// works before the first board is built; returns whether it did.
+/// and on top of any built-in ones ([`combo_for`]) (developers' experiments:
+/// `examples/fit_combo.rs` and `examples/fit_choices.py --combos` fit them, `RENSA_COMBO=FILE`
+/// loads them). `corrections[m]` applies to the combinations of multiset `m` (see
+/// [`combo_multiset`]). Only works before the first board is built; returns whether it did.
 pub fn set_combo_corrections(corrections: Box<[i32; COMBOS]>) -> bool {
     COMBO_CORRECTIONS.set(Some(corrections)).is_ok()
+}
+
+/// Reads per-combination corrections: one `multiset correction` pair per line (multiset as
+/// [`combo_multiset`] numbers it), blank lines skipped; multisets not named get 0.
+pub fn parse_combo_corrections(text: &str) -> Result<Box<[i32; COMBOS]>, String> {
+    let mut c = Box::new([0i32; COMBOS]);
+    for (n, line) in text.lines().enumerate() {
+        let mut it = line.split_whitespace();
+        let Some(m) = it.next() else { continue };
+        let line_no = n + 1;
+        let bad = || format!("line {line_no}: expected 'multiset correction'");
+        let m: usize = m.parse().map_err(|_| bad())?;
+        let v: i32 = it.next().ok_or_else(bad)?.parse().map_err(|_| bad())?;
+        if it.next().is_some() {
+            return Err(bad());
+        }
+        if m >= COMBOS {
+            return Err(format!("line {line_no}: index {m} out of range"));
+        }
+        if combo_multiset(m) != m {
+            return Err(format!(
+                "line {line_no}: {m} is not a multiset index (its digits must not rise from \
+                 the highest to the lowest, as in 7554)"
+            ));
+        }
+        c[m] = v;
+    }
+    Ok(c)
+}
+
+/// Whether a board of `rule` and this size takes the built-in per-combination corrections
+/// ([`built_in_corrections`]): 15x15 renju and freestyle, the boards whose networks
+/// ([`crate::eval::BuiltInNet::Renju`], [`crate::eval::BuiltInNet::Freestyle15`]) were fitted
+/// together with them. Elsewhere the networks were fitted on uncorrected scores.
+pub fn corrected(rule: Rule, width: usize, height: usize) -> bool {
+    matches!(rule, Rule::Renju | Rule::Freestyle) && width == 15 && height == 15
+}
+
+/// The built-in corrections of `rule` on the boards [`corrected`] names (`nets/renju.combo`,
+/// `nets/freestyle.combo`), if it has any: fitted by comparison training together with the
+/// rule's 15x15 network to PentaZen's moves in its games against itself
+/// (`examples/fit_choices.py --combos`; README "Measured", forty-third session).
+pub fn built_in_corrections(rule: Rule) -> Option<&'static [i32; COMBOS]> {
+    static RENJU: OnceLock<Box<[i32; COMBOS]>> = OnceLock::new();
+    static FREESTYLE: OnceLock<Box<[i32; COMBOS]>> = OnceLock::new();
+    let (cell, text) = match rule {
+        Rule::Renju => (&RENJU, include_str!("../../nets/renju.combo")),
+        Rule::Freestyle => (&FREESTYLE, include_str!("../../nets/freestyle.combo")),
+        _ => return None,
+    };
+    Some(cell.get_or_init(|| parse_combo_corrections(text).expect("built-in corrections")))
 }
 
 /// Whether renju black's foul shapes score nothing (see [`combo_for`]); off unless a
@@ -672,25 +724,43 @@ pub fn scores_as_foul(rule: Rule, c: Color, p: [Pattern; 4]) -> bool {
         && renju_foul_shape(p)
 }
 
-/// The combination table `c` uses under `rule`: [`combo`], except for renju black when
-/// [`set_renju_foul_scores`] turned it on: then black's cells that would be fouls (double
-/// fours, double threes) score nothing, as black may not play there; their threat classes
-/// stay, so that the move generator still tests them. Off by default: against the same build,
-/// renju at 200 ms/move scored 95-11-94, and against PentaZen at 1 s it scored 21-0-39 where
-/// the build without it scored 24-2-34 on the same 60 openings.
-pub fn combo_for(rule: Rule, c: Color) -> &'static ComboTable {
+/// The combination table `c` uses under `rule`: [`combo`], or with `corrected` its form with
+/// the rule's built-in corrections (boards where [`corrected`] says so); and for renju black,
+/// when [`set_renju_foul_scores`] turned it on, that table with black's cells that would be
+/// fouls (double fours, double threes) scoring nothing, as black may not play there; their
+/// threat classes stay, so that the move generator still tests them. Off by default: against
+/// the same build, renju at 200 ms/move scored 95-11-94, and against PentaZen at 1 s it scored
+/// 21-0-39 where the build without it scored 24-2-34 on the same 60 openings.
+pub fn combo_for(rule: Rule, c: Color, corrected: bool) -> &'static ComboTable {
     if rule == Rule::Renju && c == Color::Black && *RENJU_FOUL_SCORES_ZERO.get_or_init(|| false) {
-        renju_black_combo()
+        renju_black_combo(corrected)
+    } else if corrected {
+        corrected_combo(rule)
     } else {
         combo(rule)
     }
 }
 
-/// The renju combination table with black's foul shapes scoring nothing (see [`combo_for`]).
-fn renju_black_combo() -> &'static ComboTable {
-    static RENJU_BLACK: OnceLock<ComboTable> = OnceLock::new();
-    RENJU_BLACK.get_or_init(|| {
-        let mut entry = combo(Rule::Renju).entry.clone();
+/// Builds every combination table `rule` may use (see [`combo_for`]).
+pub fn prepare_combos(rule: Rule) {
+    for c in [Color::Black, Color::White] {
+        combo_for(rule, c, false);
+        combo_for(rule, c, true);
+    }
+}
+
+/// The renju combination table (corrected or not) with black's foul shapes scoring nothing
+/// (see [`combo_for`]).
+fn renju_black_combo(corrected: bool) -> &'static ComboTable {
+    static PLAIN: OnceLock<ComboTable> = OnceLock::new();
+    static CORRECTED: OnceLock<ComboTable> = OnceLock::new();
+    let (cell, base) = if corrected {
+        (&CORRECTED, corrected_combo(Rule::Renju))
+    } else {
+        (&PLAIN, combo(Rule::Renju))
+    };
+    cell.get_or_init(|| {
+        let mut entry = base.entry.clone();
         for (i, e) in entry.iter_mut().enumerate().take(COMBOS) {
             if renju_foul_shape(COMBO_WEIGHT.map(|wd| Pattern::ALL[i / wd as usize % 10])) {
                 *e &= !0xffff;
@@ -700,8 +770,8 @@ fn renju_black_combo() -> &'static ComboTable {
     })
 }
 
-/// The four-direction combination table of `rule` (built on first use; caro has its own
-/// weights).
+/// The four-direction combination table of `rule` without built-in corrections (built on
+/// first use; caro has its own weights).
 pub fn combo(rule: Rule) -> &'static ComboTable {
     static MAIN: OnceLock<ComboTable> = OnceLock::new();
     static CARO: OnceLock<ComboTable> = OnceLock::new();
@@ -709,26 +779,43 @@ pub fn combo(rule: Rule) -> &'static ComboTable {
         Rule::Caro { .. } => &CARO,
         _ => &MAIN,
     };
-    table.get_or_init(|| {
-        let mut entry: Box<[u32; COMBO_LEN]> = vec![0u32; COMBO_LEN]
-            .into_boxed_slice()
-            .try_into()
-            .expect("COMBO_LEN entries");
-        let w = weights(rule);
-        let corrections = COMBO_CORRECTIONS
-            .get_or_init(|| None)
-            .as_ref()
-            .filter(|_| !matches!(rule, Rule::Caro { .. }));
-        for (i, e) in entry.iter_mut().enumerate().take(COMBOS) {
-            let p = COMBO_WEIGHT.map(|wd| Pattern::ALL[i / wd as usize % 10]);
-            let (t, mut s) = combine(p, &w);
-            if let Some(c) = corrections {
-                s += c[combo_multiset(i)];
-            }
-            *e = ((t as u32) << 16) | s.clamp(0, i16::MAX as i32) as u32;
+    table.get_or_init(|| build_combo(rule, None))
+}
+
+/// [`combo`] with the rule's [`built_in_corrections`] (the same as [`combo`] for a rule
+/// without them).
+fn corrected_combo(rule: Rule) -> &'static ComboTable {
+    static RENJU: OnceLock<ComboTable> = OnceLock::new();
+    static FREESTYLE: OnceLock<ComboTable> = OnceLock::new();
+    let cell = match rule {
+        Rule::Renju => &RENJU,
+        Rule::Freestyle => &FREESTYLE,
+        _ => return combo(rule),
+    };
+    cell.get_or_init(|| build_combo(rule, built_in_corrections(rule)))
+}
+
+/// A combination table of `rule`'s weights, with `built_in` corrections and the experimental
+/// ones ([`set_combo_corrections`]; not in caro) added to the scores, which stay non-negative.
+fn build_combo(rule: Rule, built_in: Option<&[i32; COMBOS]>) -> ComboTable {
+    let mut entry: Box<[u32; COMBO_LEN]> = vec![0u32; COMBO_LEN]
+        .into_boxed_slice()
+        .try_into()
+        .expect("COMBO_LEN entries");
+    let w = weights(rule);
+    let experimental = COMBO_CORRECTIONS
+        .get_or_init(|| None)
+        .as_ref()
+        .filter(|_| !matches!(rule, Rule::Caro { .. }));
+    for (i, e) in entry.iter_mut().enumerate().take(COMBOS) {
+        let p = COMBO_WEIGHT.map(|wd| Pattern::ALL[i / wd as usize % 10]);
+        let (t, mut s) = combine(p, &w);
+        for c in built_in.into_iter().chain(experimental.map(|c| &**c)) {
+            s += c[combo_multiset(i)];
         }
-        ComboTable { entry }
-    })
+        *e = ((t as u32) << 16) | s.clamp(0, i16::MAX as i32) as u32;
+    }
+    ComboTable { entry }
 }
 
 #[cfg(test)]
@@ -841,7 +928,7 @@ mod tests {
     fn renju_black_foul_shapes_can_score_nothing_but_keep_their_class() {
         use Pattern::*;
         let ix = |p: [Pattern; 4]| combo_index(p.map(|x| x as u8));
-        let (main, black) = (combo(Rule::Renju), renju_black_combo());
+        let (main, black) = (combo(Rule::Renju), renju_black_combo(false));
         // Double three, double four, four-three-three: fouls; their class stays.
         for p in [
             [Flex3, Flex3, Dead, Dead],
@@ -862,7 +949,63 @@ mod tests {
         ] {
             assert_eq!(black.entry[ix(p)], main.entry[ix(p)], "{p:?}");
         }
-        // Off by default: every colour and rule uses the shared table.
-        assert!(std::ptr::eq(combo_for(Rule::Renju, Color::Black), main));
+        // Off by default: both colours use the same table.
+        assert!(std::ptr::eq(
+            combo_for(Rule::Renju, Color::Black, false),
+            main
+        ));
+        assert!(std::ptr::eq(
+            combo_for(Rule::Renju, Color::White, true),
+            combo_for(Rule::Renju, Color::Black, true)
+        ));
+    }
+
+    #[test]
+    fn corrected_boards_take_the_built_in_corrections_and_every_cell_score_stays_in_range() {
+        for rule in [Rule::Renju, Rule::Freestyle] {
+            let plain = combo(rule);
+            let fixed = combo_for(rule, Color::White, true);
+            let c = built_in_corrections(rule).unwrap();
+            let mut changed = 0;
+            for i in 0..COMBOS {
+                let (p, f) = (plain.entry[i], fixed.entry[i]);
+                assert_eq!(ComboTable::threat_of(p), ComboTable::threat_of(f), "{i}");
+                let want = (ComboTable::score_of(p) as i32 + c[combo_multiset(i)]).max(0);
+                assert_eq!(ComboTable::score_of(f) as i32, want, "{rule} {i}");
+                changed += (p != f) as usize;
+            }
+            assert!(changed > 1000, "{rule}: {changed} combinations changed");
+        }
+        // Only where the networks fitted with them are used.
+        for rule in Rule::ALL {
+            assert_eq!(
+                built_in_corrections(rule).is_some(),
+                corrected(rule, 15, 15),
+                "{rule}"
+            );
+            if built_in_corrections(rule).is_none() {
+                assert!(std::ptr::eq(
+                    combo_for(rule, Color::White, true),
+                    combo(rule)
+                ));
+            }
+            for (w, h) in [(15, 15), (15, 16), (16, 15), (20, 20), (14, 14), (10, 10)] {
+                use crate::eval::{built_in_net, BuiltInNet};
+                let net = built_in_net(rule, w, h);
+                let with = matches!(net, Some(BuiltInNet::Renju | BuiltInNet::Freestyle15));
+                assert_eq!(corrected(rule, w, h), with, "{rule} {w}x{h}");
+            }
+        }
+    }
+
+    #[test]
+    fn combo_corrections_parse_and_reject_bad_lines() {
+        let c = parse_combo_corrections("2222 5\n\n7554 -40\n").unwrap();
+        assert_eq!((c[2222], c[7554], c[1110]), (5, -40, 0));
+        for bad in ["2222", "2222 x", "1234 1", "10000 1", "2222 1 2", "-1 3"] {
+            assert!(parse_combo_corrections(bad).is_err(), "{bad}");
+        }
+        let e = parse_combo_corrections("2222 1\n12000 5").unwrap_err();
+        assert!(e.contains("line 2") && e.contains("out of range"), "{e}");
     }
 }
