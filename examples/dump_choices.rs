@@ -35,7 +35,7 @@ use rensa::eval::{evaluate_with, SizeShift, INDICATORS, INITIATIVE_16THS};
 use rensa::search::alphabeta::{Control, Iteration, Searcher};
 use rensa::search::tt::Tt;
 use rensa::search::vcf::VcfCache;
-use rensa::{Rule, Value};
+use rensa::{Color, Rule, Value};
 use std::io::Write;
 
 /// The leaf's columns (see the module comment).
@@ -43,6 +43,13 @@ fn leaf_columns(b: &FastBoard) -> String {
     let v = evaluate_with(b, INITIATIVE_16THS, Some(&INDICATORS));
     let net = rensa::eval::net_for(b).map_or(v, |(n, _)| n.value(b, v));
     format!("{v}{},{net}", count_columns(b, SizeShift::NONE))
+}
+
+/// The line classes (one per direction) `c` would make at each empty cell of `b`.
+fn empty_cell_classes(b: &FastBoard, c: Color) -> impl Iterator<Item = [u8; 4]> + '_ {
+    b.area(b.width().max(b.height()) as i32)
+        .filter(|&i| b.is_empty(i))
+        .map(move |i| [0, 1, 2, 3].map(|d| b.pattern(i, c, d) as u8))
 }
 
 /// Per side (mover, opponent), how many (empty cell, direction) pairs hold each line pattern
@@ -53,11 +60,9 @@ fn pattern_columns(b: &FastBoard) -> String {
     let mut line = String::new();
     for c in [me, me.opponent()] {
         let mut n = [0u32; 10];
-        for i in b.area(b.width().max(b.height()) as i32) {
-            if b.is_empty(i) {
-                for d in 0..4 {
-                    n[b.pattern(i, c, d) as usize] += 1;
-                }
+        for classes in empty_cell_classes(b, c) {
+            for k in classes {
+                n[k as usize] += 1;
             }
         }
         for k in &n[1..] {
@@ -74,13 +79,10 @@ fn combo_line(b: &FastBoard) -> String {
     let mut sides = Vec::new();
     for c in [me, me.opponent()] {
         let mut n = std::collections::BTreeMap::<usize, u32>::new();
-        for i in b.area(b.width().max(b.height()) as i32) {
-            if b.is_empty(i) {
-                let classes = [0, 1, 2, 3].map(|d| b.pattern(i, c, d) as u8);
-                let m = pattern::combo_multiset(pattern::combo_index(classes));
-                if m != 0 {
-                    *n.entry(m).or_default() += 1;
-                }
+        for classes in empty_cell_classes(b, c) {
+            let m = pattern::combo_multiset(pattern::combo_index(classes));
+            if m != 0 {
+                *n.entry(m).or_default() += 1;
             }
         }
         let pairs: Vec<String> = n.iter().map(|(m, k)| format!("{m}:{k}")).collect();
@@ -143,7 +145,9 @@ fn main() {
             leaf_columns(b),
             pattern_columns(b)
         )];
-        let mut combo_lines = vec![combo_line(b)];
+        // The combination counts only when they are written.
+        let with_combos = combos.is_some();
+        let mut combo_lines: Vec<String> = with_combos.then(|| combo_line(b)).into_iter().collect();
         let mut best = (i32::MIN, usize::MAX);
         for (k, &m) in cands.iter().enumerate() {
             let mut child = b.clone();
@@ -183,7 +187,9 @@ fn main() {
                 leaf_columns(&child),
                 pattern_columns(&child)
             ));
-            combo_lines.push(combo_line(&child));
+            if with_combos {
+                combo_lines.push(combo_line(&child));
+            }
         }
         if cands.get(best.1) == Some(&played) {
             agree += 1;

@@ -675,7 +675,7 @@ pub fn parse_combo_corrections(text: &str) -> Result<Box<[i32; COMBOS]>, String>
 /// ([`crate::eval::BuiltInNet::Renju`], [`crate::eval::BuiltInNet::Freestyle15`]) were fitted
 /// together with them. Elsewhere the networks were fitted on uncorrected scores.
 pub fn corrected(rule: Rule, width: usize, height: usize) -> bool {
-    matches!(rule, Rule::Renju | Rule::Freestyle) && width == 15 && height == 15
+    width == 15 && height == 15 && built_in_corrections(rule).is_some()
 }
 
 /// The built-in corrections of `rule` on the boards [`corrected`] names (`nets/renju.combo`,
