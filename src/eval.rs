@@ -136,6 +136,9 @@ pub enum BuiltInNet {
     /// 15x15 freestyle only, refitted together with the per-combination corrections
     /// (`nets/freestyle.combo`, see [`crate::board::pattern::corrected`]) to PentaZen's moves.
     Freestyle15,
+    /// 15x15 exact five only, refitted together with the per-combination corrections
+    /// (`nets/standard.combo`) to PentaZen's moves.
+    Exact15,
 }
 
 /// Which built-in network a `width` x `height` board under `rule` uses: only where that network
@@ -149,16 +152,19 @@ pub enum BuiltInNet {
 /// * Freestyle 15x15: its own network, fitted with the per-combination corrections of that
 ///   board (forty-third session: +69 ± 47 in self-play at 300 ms, 36-6-18 against PentaZen at
 ///   1 s where the one before scored 27-5-28).
-/// * Freestyle: the 15x15 network from 10x10 to 18x18 (+19 on 10x10, where most games are
-///   drawn, +45 on 12x12, +81 on 14x14, +62 on 17x17, +68 on 18x18, and +51 more with the
-///   shift there), the 20x20 one from 19x19 up (+80 on 19x19, +63 on 22x22, +104 on 28x28,
-///   +85 on 40x40).
-/// * Exact five: the 15x15 network from 10x10 to 18x18 (+29 ± 15 on 10x10 with the shift,
-///   +4 ± 14 without, most games drawn; +49 on 12x12, +79 on 14x14, +67 on 17x17, +40 on
-///   18x18), the exact-five network fitted on several boards from 19x19 up (against the 20x20
-///   freestyle network used there before: +40 on 20x20, +14 on 22x22, +61 on 28x28, +38 ± 21
-///   over the 900 games; the freestyle one had gained +42 on 19x19, +113 on 20x20, +90 on
-///   21x21, +70 on 22x22 and +115 on 28x28 against none).
+/// * Exact five 15x15: its own network, fitted with that board's per-combination corrections
+///   (forty-fourth session: +121 ± 43 in self-play at 300 ms, 74-9-37 against PentaZen at 1 s
+///   over 120 games, +111 ± 54).
+/// * Freestyle: the 15x15 network on the other boards from 10x10 to 18x18 (+19 on 10x10,
+///   where most games are drawn, +45 on 12x12, +81 on 14x14, +62 on 17x17, +68 on 18x18, and
+///   +51 more with the shift there), the 20x20 one from 19x19 up (+80 on 19x19, +63 on 22x22,
+///   +104 on 28x28, +85 on 40x40).
+/// * Exact five: the 15x15 network on the other boards from 10x10 to 18x18 (+29 ± 15 on
+///   10x10 with the shift, +4 ± 14 without, most games drawn; +49 on 12x12, +79 on 14x14, +67
+///   on 17x17, +40 on 18x18), the exact-five network fitted on several boards from 19x19 up
+///   (against the 20x20 freestyle network used there before: +40 on 20x20, +14 on 22x22, +61
+///   on 28x28, +38 ± 21 over the 900 games; the freestyle one had gained +42 on 19x19, +113
+///   on 20x20, +90 on 21x21, +70 on 22x22 and +115 on 28x28 against none).
 /// * Renju: the 15x15 network on 15x15, the 20x20 one from 20x20 up (+65 on 20x20; on 22x22
 ///   +95 with the shift, -271 without; +110 on 28x28), and the one fitted on both boards'
 ///   games from 16x16 to 19x19 (+48 on 16x16, +31 on 17x17, +35 on 18x18, +61 on 19x19; on
@@ -182,8 +188,12 @@ pub fn built_in_net(rule: Rule, width: usize, height: usize) -> Option<BuiltInNe
         (Rule::Caro { .. }, 12..) => Some(BuiltInNet::Caro),
         _ => None,
     };
-    if rule == Rule::Freestyle && width == 15 && height == 15 {
-        return Some(BuiltInNet::Freestyle15);
+    if width == 15 && height == 15 {
+        match rule {
+            Rule::Freestyle => return Some(BuiltInNet::Freestyle15),
+            Rule::Exact => return Some(BuiltInNet::Exact15),
+            _ => {}
+        }
     }
     side(width.min(height))?;
     side(width.max(height))
@@ -191,7 +201,7 @@ pub fn built_in_net(rule: Rule, width: usize, height: usize) -> Option<BuiltInNe
 
 impl BuiltInNet {
     /// How many there are (the length of [`net_for`]'s table): the last one's index plus one.
-    const COUNT: usize = BuiltInNet::Freestyle15 as usize + 1;
+    const COUNT: usize = BuiltInNet::Exact15 as usize + 1;
 
     /// The side of the square board the network was fitted on; `None` for the one fitted on
     /// two sizes.
@@ -202,7 +212,8 @@ impl BuiltInNet {
             | BuiltInNet::Renju
             | BuiltInNet::Caro
             | BuiltInNet::RenjuSizes
-            | BuiltInNet::Freestyle15 => Some(15),
+            | BuiltInNet::Freestyle15
+            | BuiltInNet::Exact15 => Some(15),
             BuiltInNet::Freestyle20 | BuiltInNet::Renju20 | BuiltInNet::Exact20 => Some(20),
             BuiltInNet::RenjuMixed => None,
         }
@@ -221,6 +232,7 @@ impl BuiltInNet {
             BuiltInNet::Exact20 => include_str!("../nets/standard20.net"),
             BuiltInNet::RenjuSizes => include_str!("../nets/renju-sizes.net"),
             BuiltInNet::Freestyle15 => include_str!("../nets/freestyle15.net"),
+            BuiltInNet::Exact15 => include_str!("../nets/standard15.net"),
         }
     }
 }
@@ -290,7 +302,7 @@ impl SizeShift {
             return SizeShift::NONE;
         }
         // The home board as the networks shifted to it were fitted: without the per-combination
-        // corrections that 15x15 renju and freestyle have with their own networks.
+        // corrections that 15x15 renju, freestyle and exact five have with their own networks.
         let (Ok(here), Ok(there)) = (
             FastBoard::new(width, height, rule),
             FastBoard::with_corrections(home, home, rule, false),
@@ -595,7 +607,9 @@ mod tests {
             (Rule::Exact, 9, 9, None),
             (Rule::Exact, 12, 9, None),
             (Rule::Exact, 10, 16, Some(Exact)),
-            (Rule::Exact, 15, 15, Some(Exact)),
+            (Rule::Exact, 15, 15, Some(Exact15)),
+            (Rule::Exact, 14, 14, Some(Exact)),
+            (Rule::Exact, 15, 16, Some(Exact)),
             (Rule::Exact, 17, 17, Some(Exact)),
             (Rule::Exact, 19, 19, Some(Exact20)),
             (Rule::Exact, 18, 18, Some(Exact)),
@@ -683,8 +697,8 @@ mod tests {
     #[test]
     fn a_size_shift_to_a_corrected_board_compares_it_without_its_corrections() {
         // The networks shifted to 15x15 were fitted on scores without the corrections that
-        // 15x15 renju and freestyle have with their own networks.
-        for rule in [Rule::Renju, Rule::Freestyle] {
+        // 15x15 renju, freestyle and exact five have with their own networks.
+        for rule in [Rule::Renju, Rule::Freestyle, Rule::Exact] {
             let plain = FastBoard::with_corrections(15, 15, rule, false).unwrap();
             let fixed = FastBoard::new(15, 15, rule).unwrap();
             assert_ne!(plain.score_sum(Color::Black), fixed.score_sum(Color::Black));
@@ -707,8 +721,8 @@ mod tests {
     #[test]
     fn a_size_shift_gives_a_network_the_inputs_of_its_own_board() {
         let stones = [(0, 0), (1, 1), (1, 0), (2, 0), (-1, 0), (0, 2), (0, -1)];
-        // On 15x15 renju and freestyle the home board is taken without its corrections, as the
-        // networks shifted to 15x15 (`renju-sizes.net`, `freestyle.net`) saw it.
+        // On 15x15 the home board is taken without its corrections, as the networks shifted to
+        // 15x15 (`renju-sizes.net`, `freestyle.net`, `standard.net`) saw it.
         for (rule, net) in [
             (Rule::Freestyle, BuiltInNet::Freestyle),
             (Rule::Renju, BuiltInNet::RenjuSizes),

@@ -671,23 +671,27 @@ pub fn parse_combo_corrections(text: &str) -> Result<Box<[i32; COMBOS]>, String>
 }
 
 /// Whether a board of `rule` and this size takes the built-in per-combination corrections
-/// ([`built_in_corrections`]): 15x15 renju and freestyle, the boards whose networks
-/// ([`crate::eval::BuiltInNet::Renju`], [`crate::eval::BuiltInNet::Freestyle15`]) were fitted
-/// together with them. Elsewhere the networks were fitted on uncorrected scores.
+/// ([`built_in_corrections`]): 15x15 renju, freestyle and exact five, the boards whose
+/// networks ([`crate::eval::BuiltInNet::Renju`], [`crate::eval::BuiltInNet::Freestyle15`],
+/// [`crate::eval::BuiltInNet::Exact15`]) were fitted together with them. Elsewhere the
+/// networks were fitted on uncorrected scores.
 pub fn corrected(rule: Rule, width: usize, height: usize) -> bool {
     width == 15 && height == 15 && built_in_corrections(rule).is_some()
 }
 
 /// The built-in corrections of `rule` on the boards [`corrected`] names (`nets/renju.combo`,
-/// `nets/freestyle.combo`), if it has any: fitted by comparison training together with the
-/// rule's 15x15 network to PentaZen's moves in its games against itself
-/// (`examples/fit_choices.py --combos`; README "Measured", forty-third session).
+/// `nets/freestyle.combo`, `nets/standard.combo`), if it has any: fitted by comparison
+/// training together with the rule's 15x15 network to PentaZen's moves in its games against
+/// itself (`examples/fit_choices.py --combos`; README "Measured", forty-third and forty-fourth
+/// sessions).
 pub fn built_in_corrections(rule: Rule) -> Option<&'static [i32; COMBOS]> {
     static RENJU: OnceLock<Box<[i32; COMBOS]>> = OnceLock::new();
     static FREESTYLE: OnceLock<Box<[i32; COMBOS]>> = OnceLock::new();
+    static EXACT: OnceLock<Box<[i32; COMBOS]>> = OnceLock::new();
     let (cell, text) = match rule {
         Rule::Renju => (&RENJU, include_str!("../../nets/renju.combo")),
         Rule::Freestyle => (&FREESTYLE, include_str!("../../nets/freestyle.combo")),
+        Rule::Exact => (&EXACT, include_str!("../../nets/standard.combo")),
         _ => return None,
     };
     Some(cell.get_or_init(|| parse_combo_corrections(text).expect("built-in corrections")))
@@ -787,9 +791,11 @@ pub fn combo(rule: Rule) -> &'static ComboTable {
 fn corrected_combo(rule: Rule) -> &'static ComboTable {
     static RENJU: OnceLock<ComboTable> = OnceLock::new();
     static FREESTYLE: OnceLock<ComboTable> = OnceLock::new();
+    static EXACT: OnceLock<ComboTable> = OnceLock::new();
     let cell = match rule {
         Rule::Renju => &RENJU,
         Rule::Freestyle => &FREESTYLE,
+        Rule::Exact => &EXACT,
         _ => return combo(rule),
     };
     cell.get_or_init(|| build_combo(rule, built_in_corrections(rule)))
@@ -962,7 +968,7 @@ mod tests {
 
     #[test]
     fn corrected_boards_take_the_built_in_corrections_and_every_cell_score_stays_in_range() {
-        for rule in [Rule::Renju, Rule::Freestyle] {
+        for rule in [Rule::Renju, Rule::Freestyle, Rule::Exact] {
             let plain = combo(rule);
             let fixed = combo_for(rule, Color::White, true);
             let c = built_in_corrections(rule).unwrap();
@@ -992,7 +998,10 @@ mod tests {
             for (w, h) in [(15, 15), (15, 16), (16, 15), (20, 20), (14, 14), (10, 10)] {
                 use crate::eval::{built_in_net, BuiltInNet};
                 let net = built_in_net(rule, w, h);
-                let with = matches!(net, Some(BuiltInNet::Renju | BuiltInNet::Freestyle15));
+                let with = matches!(
+                    net,
+                    Some(BuiltInNet::Renju | BuiltInNet::Freestyle15 | BuiltInNet::Exact15)
+                );
                 assert_eq!(corrected(rule, w, h), with, "{rule} {w}x{h}");
             }
         }
