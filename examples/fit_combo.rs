@@ -22,8 +22,9 @@
 //! renju from 0.650 to 0.611, yet in 200 ms/move A/B matches the corrections scored about -7 Elo
 //! in freestyle (200 games), +31 ± 39 in exact five (300 games) and -63 ± 70 in renju (100
 //! games). Predicting game results better from static counts did not make the search play
-//! measurably better, so none of these is built in. (15x15 renju's built-in corrections,
-//! `nets/renju.combo`, come from comparison training instead: `fit_choices.py --combos`.)
+//! measurably better, so none of these is built in. (The built-in corrections of 15x15 renju,
+//! freestyle and exact five, `nets/*.combo`, come from comparison training instead:
+//! `fit_choices.py --combos`.)
 //!
 //! `--search D --cache FILE [--mix L] [--every N]`: fit to the values of searches instead, as
 //! `tune_eval` does (see there).

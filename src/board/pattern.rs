@@ -685,16 +685,18 @@ pub fn corrected(rule: Rule, width: usize, height: usize) -> bool {
 /// itself (`examples/fit_choices.py --combos`; README "Measured", forty-third and forty-fourth
 /// sessions).
 pub fn built_in_corrections(rule: Rule) -> Option<&'static [i32; COMBOS]> {
-    static RENJU: OnceLock<Box<[i32; COMBOS]>> = OnceLock::new();
-    static FREESTYLE: OnceLock<Box<[i32; COMBOS]>> = OnceLock::new();
-    static EXACT: OnceLock<Box<[i32; COMBOS]>> = OnceLock::new();
-    let (cell, text) = match rule {
-        Rule::Renju => (&RENJU, include_str!("../../nets/renju.combo")),
-        Rule::Freestyle => (&FREESTYLE, include_str!("../../nets/freestyle.combo")),
-        Rule::Exact => (&EXACT, include_str!("../../nets/standard.combo")),
+    static PARSED: [OnceLock<Box<[i32; COMBOS]>>; Rule::ALL.len()] =
+        [const { OnceLock::new() }; Rule::ALL.len()];
+    let text = match rule {
+        Rule::Renju => include_str!("../../nets/renju.combo"),
+        Rule::Freestyle => include_str!("../../nets/freestyle.combo"),
+        Rule::Exact => include_str!("../../nets/standard.combo"),
         _ => return None,
     };
-    Some(cell.get_or_init(|| parse_combo_corrections(text).expect("built-in corrections")))
+    Some(
+        PARSED[rule.index()]
+            .get_or_init(|| parse_combo_corrections(text).expect("built-in corrections")),
+    )
 }
 
 /// Whether renju black's foul shapes score nothing (see [`combo_for`]); off unless a
@@ -789,16 +791,12 @@ pub fn combo(rule: Rule) -> &'static ComboTable {
 /// [`combo`] with the rule's [`built_in_corrections`] (the same as [`combo`] for a rule
 /// without them).
 fn corrected_combo(rule: Rule) -> &'static ComboTable {
-    static RENJU: OnceLock<ComboTable> = OnceLock::new();
-    static FREESTYLE: OnceLock<ComboTable> = OnceLock::new();
-    static EXACT: OnceLock<ComboTable> = OnceLock::new();
-    let cell = match rule {
-        Rule::Renju => &RENJU,
-        Rule::Freestyle => &FREESTYLE,
-        Rule::Exact => &EXACT,
-        _ => return combo(rule),
-    };
-    cell.get_or_init(|| build_combo(rule, built_in_corrections(rule)))
+    static TABLES: [OnceLock<ComboTable>; Rule::ALL.len()] =
+        [const { OnceLock::new() }; Rule::ALL.len()];
+    match built_in_corrections(rule) {
+        Some(c) => TABLES[rule.index()].get_or_init(|| build_combo(rule, Some(c))),
+        None => combo(rule),
+    }
 }
 
 /// A combination table of `rule`'s weights, with `built_in` corrections and the experimental
