@@ -3,8 +3,9 @@
 //! of the games, the network's inputs at the end of a short search after each of the search's
 //! best-ordered root moves, and which of them the game went on with.
 //!
-//! `cargo run --release --example dump_choices -- <rule> [--top N] [--depth D] <games.jsonl>...`
-//! (15x15 games; `--top 12`, `--depth 2` unless said). The positions are those the other
+//! `cargo run --release --example dump_choices -- <rule> [--size N] [--top N] [--depth D]
+//! <games.jsonl>...` (games on the N x N board, 15 unless said; `--top 12`, `--depth 2` unless
+//! said). The positions are those the other
 //! fitters use (`fit_common::for_each_choice`, games of engines named `pentazen` or `rapfi`
 //! included here: their moves are the point). A position is skipped when its played move is
 //! not among the root moves the search generates (a forced reply leaves one move: skipped too).
@@ -94,13 +95,14 @@ fn combo_line(b: &FastBoard) -> String {
 fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     let rule = Rule::parse(&args[0]).expect("rule name");
-    let (mut top, mut depth) = (12usize, 2i32);
+    let (mut top, mut depth, mut size) = (12usize, 2i32, 15usize);
     let mut combos: Option<std::io::BufWriter<std::fs::File>> = None;
     loop {
         let value = || args.get(2).and_then(|s| s.parse::<i64>().ok());
         match args.get(1).map(String::as_str) {
             Some("--top") => top = value().expect("--top N") as usize,
             Some("--depth") => depth = value().expect("--depth D") as i32,
+            Some("--size") => size = value().expect("--size N") as usize,
             Some("--combos") => {
                 let f = std::fs::File::create(args.get(2).expect("--combos FILE")).expect("create");
                 combos = Some(std::io::BufWriter::new(f));
@@ -115,95 +117,103 @@ fn main() {
     let out = std::io::stdout();
     let mut out = std::io::BufWriter::new(out.lock());
     let (mut n, mut skipped, mut agree) = (0usize, 0usize, 0usize);
-    let games = for_each_choice(rule, 15..=15, &args[1..], true, |b, label, test, played| {
-        let control = || Control {
-            stop: &stop,
-            start: std::time::Instant::now(),
-            hard_ms: u64::MAX,
-            max_nodes: u64::MAX,
-        };
-        tt.new_search();
-        let all = Searcher::new(b.clone(), &tt, &vcf, control()).root_moves();
-        let Some(rank) = all.iter().position(|&m| m == played) else {
-            skipped += 1;
-            return;
-        };
-        if all.len() < 2 {
-            skipped += 1;
-            return;
-        }
-        let mut cands: Vec<_> = all.iter().copied().take(top).collect();
-        if rank >= top {
-            cands.push(played);
-        }
-        let me = b.side_to_move();
-        let head =
-            |k: i64, is_played: bool| format!("{n},{},{k},{},{label}", test as u8, is_played as u8);
-        let mut lines = vec![format!(
-            "{},1,0,{},0{}",
-            head(-1, false),
-            leaf_columns(b),
-            pattern_columns(b)
-        )];
-        // The combination counts only when they are written.
-        let with_combos = combos.is_some();
-        let mut combo_lines: Vec<String> = with_combos.then(|| combo_line(b)).into_iter().collect();
-        let mut best = (i32::MIN, usize::MAX);
-        for (k, &m) in cands.iter().enumerate() {
-            let mut child = b.clone();
-            child.make(m);
-            let mut s = Searcher::new(child.clone(), &tt, &vcf, control());
-            let mut it: Option<Iteration> = None;
-            for d in 1..=depth {
-                match s.iterate(d, it.as_ref().map(|i| i.value)) {
-                    Some(i) => it = Some(i),
-                    None => break,
-                }
-            }
-            drop(s);
-            let (value, pv) = it.map_or((0, Vec::new()), |i| (i.value, i.pv));
-            // The child's value is for the opponent to move.
-            let root_value = -value;
-            if root_value > best.0 {
-                best = (root_value, k);
-            }
-            let mate = if root_value >= Value::MATE_BOUND.0 {
-                1
-            } else if root_value <= -Value::MATE_BOUND.0 {
-                -1
-            } else {
-                0
+    let games = for_each_choice(
+        rule,
+        size..=size,
+        &args[1..],
+        true,
+        |b, label, test, played| {
+            let control = || Control {
+                stop: &stop,
+                start: std::time::Instant::now(),
+                hard_ms: u64::MAX,
+                max_nodes: u64::MAX,
             };
-            for &p in &pv {
-                if !child.is_empty(p) {
-                    break;
+            tt.new_search();
+            let all = Searcher::new(b.clone(), &tt, &vcf, control()).root_moves();
+            let Some(rank) = all.iter().position(|&m| m == played) else {
+                skipped += 1;
+                return;
+            };
+            if all.len() < 2 {
+                skipped += 1;
+                return;
+            }
+            let mut cands: Vec<_> = all.iter().copied().take(top).collect();
+            if rank >= top {
+                cands.push(played);
+            }
+            let me = b.side_to_move();
+            let head = |k: i64, is_played: bool| {
+                format!("{n},{},{k},{},{label}", test as u8, is_played as u8)
+            };
+            let mut lines = vec![format!(
+                "{},1,0,{},0{}",
+                head(-1, false),
+                leaf_columns(b),
+                pattern_columns(b)
+            )];
+            // The combination counts only when they are written.
+            let with_combos = combos.is_some();
+            let mut combo_lines: Vec<String> =
+                with_combos.then(|| combo_line(b)).into_iter().collect();
+            let mut best = (i32::MIN, usize::MAX);
+            for (k, &m) in cands.iter().enumerate() {
+                let mut child = b.clone();
+                child.make(m);
+                let mut s = Searcher::new(child.clone(), &tt, &vcf, control());
+                let mut it: Option<Iteration> = None;
+                for d in 1..=depth {
+                    match s.iterate(d, it.as_ref().map(|i| i.value)) {
+                        Some(i) => it = Some(i),
+                        None => break,
+                    }
                 }
-                child.make(p);
+                drop(s);
+                let (value, pv) = it.map_or((0, Vec::new()), |i| (i.value, i.pv));
+                // The child's value is for the opponent to move.
+                let root_value = -value;
+                if root_value > best.0 {
+                    best = (root_value, k);
+                }
+                let mate = if root_value >= Value::MATE_BOUND.0 {
+                    1
+                } else if root_value <= -Value::MATE_BOUND.0 {
+                    -1
+                } else {
+                    0
+                };
+                for &p in &pv {
+                    if !child.is_empty(p) {
+                        break;
+                    }
+                    child.make(p);
+                }
+                let sign = if child.side_to_move() == me { 1 } else { -1 };
+                lines.push(format!(
+                    "{},{sign},{mate},{},{root_value}{}",
+                    head(k as i64, m == played),
+                    leaf_columns(&child),
+                    pattern_columns(&child)
+                ));
+                if with_combos {
+                    combo_lines.push(combo_line(&child));
+                }
             }
-            let sign = if child.side_to_move() == me { 1 } else { -1 };
-            lines.push(format!(
-                "{},{sign},{mate},{},{root_value}{}",
-                head(k as i64, m == played),
-                leaf_columns(&child),
-                pattern_columns(&child)
-            ));
-            if with_combos {
-                combo_lines.push(combo_line(&child));
+            if cands.get(best.1) == Some(&played) {
+                agree += 1;
             }
-        }
-        if cands.get(best.1) == Some(&played) {
-            agree += 1;
-        }
-        n += 1;
-        for l in lines {
-            writeln!(out, "{l}").expect("write");
-        }
-        if let Some(f) = combos.as_mut() {
-            for l in combo_lines {
-                writeln!(f, "{l}").expect("write");
+            n += 1;
+            for l in lines {
+                writeln!(out, "{l}").expect("write");
             }
-        }
-    });
+            if let Some(f) = combos.as_mut() {
+                for l in combo_lines {
+                    writeln!(f, "{l}").expect("write");
+                }
+            }
+        },
+    );
     eprintln!(
         "{games} games, {n} positions ({skipped} skipped); the depth-{depth} searches' best move \
          is the played one in {agree} ({:.1} %)",

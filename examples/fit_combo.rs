@@ -117,8 +117,8 @@ fn main() {
                     ids.insert(m, keys.len() as u32);
                     keys.push(m);
                     // The 15x15 table (with its built-in corrections, if any).
-                    let corrected = pattern::corrected(rule, 15, 15);
-                    let table = pattern::combo_for(rule, rensa::Color::White, corrected);
+                    let k = pattern::corrections(rule, 15, 15);
+                    let table = pattern::combo_for(rule, rensa::Color::White, k);
                     let e = table.entry[pattern::combo_index([a, b, c, d])];
                     cur.push(pattern::ComboTable::score_of(e) as f64);
                 }

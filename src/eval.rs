@@ -134,7 +134,7 @@ pub enum BuiltInNet {
     /// 13x13 and 14x14).
     RenjuSizes,
     /// 15x15 freestyle only, refitted together with the per-combination corrections
-    /// (`nets/freestyle.combo`, see [`crate::board::pattern::corrected`]) to PentaZen's moves.
+    /// (`nets/freestyle.combo`, see [`crate::board::pattern::corrections`]) to PentaZen's moves.
     Freestyle15,
     /// 15x15 exact five only, refitted together with the per-combination corrections
     /// (`nets/standard.combo`) to PentaZen's moves.
@@ -305,7 +305,7 @@ impl SizeShift {
         // corrections that 15x15 renju, freestyle and exact five have with their own networks.
         let (Ok(here), Ok(there)) = (
             FastBoard::new(width, height, rule),
-            FastBoard::with_corrections(home, home, rule, false),
+            FastBoard::with_corrections(home, home, rule, None),
         ) else {
             return SizeShift::NONE;
         };
@@ -699,7 +699,7 @@ mod tests {
         // The networks shifted to 15x15 were fitted on scores without the corrections that
         // 15x15 renju, freestyle and exact five have with their own networks.
         for rule in [Rule::Renju, Rule::Freestyle, Rule::Exact] {
-            let plain = FastBoard::with_corrections(15, 15, rule, false).unwrap();
+            let plain = FastBoard::with_corrections(15, 15, rule, None).unwrap();
             let fixed = FastBoard::new(15, 15, rule).unwrap();
             assert_ne!(plain.score_sum(Color::Black), fixed.score_sum(Color::Black));
             for n in [14, 16] {
@@ -729,7 +729,7 @@ mod tests {
             (Rule::Exact, BuiltInNet::Exact),
         ] {
             assert_eq!(SizeShift::between(rule, 15, 15, 15), SizeShift::NONE);
-            let plain = FastBoard::with_corrections(15, 15, rule, false).unwrap();
+            let plain = FastBoard::with_corrections(15, 15, rule, None).unwrap();
             let home = centred_with(plain, &stones);
             let n = &Net::parse(net.text()).unwrap();
             let home_base = evaluate_with(&home, INITIATIVE_16THS, Some(&INDICATORS));

@@ -422,19 +422,20 @@ const EMPTY_BBOX: Bbox = Bbox {
 
 impl FastBoard {
     /// An empty board (each side `MIN_SIDE..=MAX_SIDE`), whose cell scores take the built-in
-    /// per-combination corrections where [`pattern::corrected`] says so.
+    /// per-combination corrections that [`pattern::corrections`] gives it, if any.
     pub fn new(width: usize, height: usize, rule: Rule) -> Result<FastBoard, BoardError> {
-        Self::with_corrections(width, height, rule, pattern::corrected(rule, width, height))
+        let k = pattern::corrections(rule, width, height);
+        Self::with_corrections(width, height, rule, k)
     }
 
-    /// An empty board whose cell scores take the rule's built-in per-combination corrections or
-    /// not, whatever its size: [`crate::eval::SizeShift`] compares boards as the networks off
-    /// their own board saw them, without.
+    /// An empty board whose cell scores take the built-in per-combination corrections `k` (of
+    /// `rule`) or none, whatever its size: [`crate::eval::SizeShift`] compares boards as the
+    /// networks off their own board saw them, without.
     pub fn with_corrections(
         width: usize,
         height: usize,
         rule: Rule,
-        corrected: bool,
+        k: Option<pattern::Corrections>,
     ) -> Result<FastBoard, BoardError> {
         let ok = |s: usize| (MIN_SIDE..=MAX_SIDE).contains(&s);
         if !ok(width) || !ok(height) {
@@ -454,7 +455,7 @@ impl FastBoard {
                     .expect("a pattern table has an entry per key")
             }),
             pairs: pattern::pair_table(rule),
-            combo: [Color::Black, Color::White].map(|c| pattern::combo_for(rule, c, corrected)),
+            combo: [Color::Black, Color::White].map(|c| pattern::combo_for(rule, c, k)),
             dirs: [1, s, s + 1, s - 1],
             cells: grid(WALL),
             keys: grid([0; 4]),

@@ -670,33 +670,58 @@ pub fn parse_combo_corrections(text: &str) -> Result<Box<[i32; COMBOS]>, String>
     Ok(c)
 }
 
-/// Whether a board of `rule` and this size takes the built-in per-combination corrections
-/// ([`built_in_corrections`]): 15x15 renju, freestyle and exact five, the boards whose
-/// networks ([`crate::eval::BuiltInNet::Renju`], [`crate::eval::BuiltInNet::Freestyle15`],
-/// [`crate::eval::BuiltInNet::Exact15`]) were fitted together with them. Elsewhere the
-/// networks were fitted on uncorrected scores.
-pub fn corrected(rule: Rule, width: usize, height: usize) -> bool {
-    width == 15 && height == 15 && built_in_corrections(rule).is_some()
+/// A built-in set of per-combination corrections of the cell scores (`nets/*.combo`): fitted by
+/// comparison training together with one board's network to PentaZen's moves in its games
+/// against itself (`examples/fit_choices.py --combos`; docs/measurements.md, forty-third and
+/// forty-fourth sessions). Each applies on its own board only ([`corrections`]), where that
+/// network is used; elsewhere the networks were fitted on uncorrected scores.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Corrections {
+    /// 15x15 renju (`nets/renju.combo`, with [`crate::eval::BuiltInNet::Renju`]).
+    Renju15,
+    /// 15x15 freestyle (`nets/freestyle.combo`, with [`crate::eval::BuiltInNet::Freestyle15`]).
+    Freestyle15,
+    /// 15x15 exact five (`nets/standard.combo`, with [`crate::eval::BuiltInNet::Exact15`]).
+    Exact15,
 }
 
-/// The built-in corrections of `rule` on the boards [`corrected`] names (`nets/renju.combo`,
-/// `nets/freestyle.combo`, `nets/standard.combo`), if it has any: fitted by comparison
-/// training together with the rule's 15x15 network to PentaZen's moves in its games against
-/// itself (`examples/fit_choices.py --combos`; README "Measured", forty-third and forty-fourth
-/// sessions).
-pub fn built_in_corrections(rule: Rule) -> Option<&'static [i32; COMBOS]> {
-    static PARSED: [OnceLock<Box<[i32; COMBOS]>>; Rule::ALL.len()] =
-        [const { OnceLock::new() }; Rule::ALL.len()];
-    let text = match rule {
-        Rule::Renju => include_str!("../../nets/renju.combo"),
-        Rule::Freestyle => include_str!("../../nets/freestyle.combo"),
-        Rule::Exact => include_str!("../../nets/standard.combo"),
-        _ => return None,
-    };
-    Some(
-        PARSED[rule.index()]
-            .get_or_init(|| parse_combo_corrections(text).expect("built-in corrections")),
-    )
+impl Corrections {
+    /// Every set, in the order of their discriminants.
+    pub const ALL: [Corrections; 3] = [
+        Corrections::Renju15,
+        Corrections::Freestyle15,
+        Corrections::Exact15,
+    ];
+
+    /// The rule and the side of the square board the set was fitted on.
+    pub fn board(self) -> (Rule, usize) {
+        match self {
+            Corrections::Renju15 => (Rule::Renju, 15),
+            Corrections::Freestyle15 => (Rule::Freestyle, 15),
+            Corrections::Exact15 => (Rule::Exact, 15),
+        }
+    }
+
+    /// The corrections, indexed by multiset ([`combo_multiset`]; parsed once per process).
+    pub fn values(self) -> &'static [i32; COMBOS] {
+        static PARSED: [OnceLock<Box<[i32; COMBOS]>>; Corrections::ALL.len()] =
+            [const { OnceLock::new() }; Corrections::ALL.len()];
+        let text = match self {
+            Corrections::Renju15 => include_str!("../../nets/renju.combo"),
+            Corrections::Freestyle15 => include_str!("../../nets/freestyle.combo"),
+            Corrections::Exact15 => include_str!("../../nets/standard.combo"),
+        };
+        PARSED[self as usize]
+            .get_or_init(|| parse_combo_corrections(text).expect("built-in corrections"))
+    }
+}
+
+/// The built-in corrections a board of `rule` and this size takes, if any: those fitted on
+/// that very board ([`Corrections::board`]).
+pub fn corrections(rule: Rule, width: usize, height: usize) -> Option<Corrections> {
+    Corrections::ALL
+        .into_iter()
+        .find(|c| width == height && c.board() == (rule, width))
 }
 
 /// Whether renju black's foul shapes score nothing (see [`combo_for`]); off unless a
@@ -730,18 +755,18 @@ pub fn scores_as_foul(rule: Rule, c: Color, p: [Pattern; 4]) -> bool {
         && renju_foul_shape(p)
 }
 
-/// The combination table `c` uses under `rule`: [`combo`], or with `corrected` its form with
-/// the rule's built-in corrections (boards where [`corrected`] says so); and for renju black,
+/// The combination table `c` uses under `rule`: [`combo`], or its form with the built-in
+/// `corrections` (those [`corrections`] gives the board); and for renju black,
 /// when [`set_renju_foul_scores`] turned it on, that table with black's cells that would be
 /// fouls (double fours, double threes) scoring nothing, as black may not play there; their
 /// threat classes stay, so that the move generator still tests them. Off by default: against
 /// the same build, renju at 200 ms/move scored 95-11-94, and against PentaZen at 1 s it scored
 /// 21-0-39 where the build without it scored 24-2-34 on the same 60 openings.
-pub fn combo_for(rule: Rule, c: Color, corrected: bool) -> &'static ComboTable {
+pub fn combo_for(rule: Rule, c: Color, corrections: Option<Corrections>) -> &'static ComboTable {
     if rule == Rule::Renju && c == Color::Black && *RENJU_FOUL_SCORES_ZERO.get_or_init(|| false) {
-        renju_black_combo(corrected)
-    } else if corrected {
-        corrected_combo(rule)
+        renju_black_combo(corrections)
+    } else if let Some(k) = corrections {
+        corrected_combo(rule, k)
     } else {
         combo(rule)
     }
@@ -749,21 +774,22 @@ pub fn combo_for(rule: Rule, c: Color, corrected: bool) -> &'static ComboTable {
 
 /// Builds every combination table `rule` may use (see [`combo_for`]).
 pub fn prepare_combos(rule: Rule) {
-    for c in [Color::Black, Color::White] {
-        combo_for(rule, c, false);
-        combo_for(rule, c, true);
+    let sets = Corrections::ALL.into_iter().filter(|k| k.board().0 == rule);
+    for k in std::iter::once(None).chain(sets.map(Some)) {
+        for c in [Color::Black, Color::White] {
+            combo_for(rule, c, k);
+        }
     }
 }
 
-/// The renju combination table (corrected or not) with black's foul shapes scoring nothing
-/// (see [`combo_for`]).
-fn renju_black_combo(corrected: bool) -> &'static ComboTable {
-    static PLAIN: OnceLock<ComboTable> = OnceLock::new();
-    static CORRECTED: OnceLock<ComboTable> = OnceLock::new();
-    let (cell, base) = if corrected {
-        (&CORRECTED, corrected_combo(Rule::Renju))
-    } else {
-        (&PLAIN, combo(Rule::Renju))
+/// The renju combination table (with `corrections` or without) with black's foul shapes
+/// scoring nothing (see [`combo_for`]).
+fn renju_black_combo(corrections: Option<Corrections>) -> &'static ComboTable {
+    static TABLES: [OnceLock<ComboTable>; Corrections::ALL.len() + 1] =
+        [const { OnceLock::new() }; Corrections::ALL.len() + 1];
+    let (cell, base) = match corrections {
+        Some(k) => (&TABLES[k as usize + 1], corrected_combo(Rule::Renju, k)),
+        None => (&TABLES[0], combo(Rule::Renju)),
     };
     cell.get_or_init(|| {
         let mut entry = base.entry.clone();
@@ -788,15 +814,13 @@ pub fn combo(rule: Rule) -> &'static ComboTable {
     table.get_or_init(|| build_combo(rule, None))
 }
 
-/// [`combo`] with the rule's [`built_in_corrections`] (the same as [`combo`] for a rule
-/// without them).
-fn corrected_combo(rule: Rule) -> &'static ComboTable {
-    static TABLES: [OnceLock<ComboTable>; Rule::ALL.len()] =
-        [const { OnceLock::new() }; Rule::ALL.len()];
-    match built_in_corrections(rule) {
-        Some(c) => TABLES[rule.index()].get_or_init(|| build_combo(rule, Some(c))),
-        None => combo(rule),
-    }
+/// [`combo`] with the built-in corrections `k` (built on first use; a set serves the rule it
+/// was fitted for, so one table per set).
+fn corrected_combo(rule: Rule, k: Corrections) -> &'static ComboTable {
+    static TABLES: [OnceLock<ComboTable>; Corrections::ALL.len()] =
+        [const { OnceLock::new() }; Corrections::ALL.len()];
+    debug_assert_eq!(k.board().0, rule, "corrections of another rule");
+    TABLES[k as usize].get_or_init(|| build_combo(rule, Some(k.values())))
 }
 
 /// A combination table of `rule`'s weights, with `built_in` corrections and the experimental
@@ -932,7 +956,7 @@ mod tests {
     fn renju_black_foul_shapes_can_score_nothing_but_keep_their_class() {
         use Pattern::*;
         let ix = |p: [Pattern; 4]| combo_index(p.map(|x| x as u8));
-        let (main, black) = (combo(Rule::Renju), renju_black_combo(false));
+        let (main, black) = (combo(Rule::Renju), renju_black_combo(None));
         // Double three, double four, four-three-three: fouls; their class stays.
         for p in [
             [Flex3, Flex3, Dead, Dead],
@@ -955,52 +979,44 @@ mod tests {
         }
         // Off by default: both colours use the same table.
         assert!(std::ptr::eq(
-            combo_for(Rule::Renju, Color::Black, false),
+            combo_for(Rule::Renju, Color::Black, None),
             main
         ));
+        let k = Some(Corrections::Renju15);
         assert!(std::ptr::eq(
-            combo_for(Rule::Renju, Color::White, true),
-            combo_for(Rule::Renju, Color::Black, true)
+            combo_for(Rule::Renju, Color::White, k),
+            combo_for(Rule::Renju, Color::Black, k)
         ));
     }
 
     #[test]
     fn corrected_boards_take_the_built_in_corrections_and_every_cell_score_stays_in_range() {
-        for rule in [Rule::Renju, Rule::Freestyle, Rule::Exact] {
+        for k in Corrections::ALL {
+            let rule = k.board().0;
             let plain = combo(rule);
-            let fixed = combo_for(rule, Color::White, true);
-            let c = built_in_corrections(rule).unwrap();
+            let fixed = combo_for(rule, Color::White, Some(k));
+            let c = k.values();
             let mut changed = 0;
             for i in 0..COMBOS {
                 let (p, f) = (plain.entry[i], fixed.entry[i]);
                 assert_eq!(ComboTable::threat_of(p), ComboTable::threat_of(f), "{i}");
                 let want = (ComboTable::score_of(p) as i32 + c[combo_multiset(i)]).max(0);
-                assert_eq!(ComboTable::score_of(f) as i32, want, "{rule} {i}");
+                assert_eq!(ComboTable::score_of(f) as i32, want, "{k:?} {i}");
                 changed += (p != f) as usize;
             }
-            assert!(changed > 1000, "{rule}: {changed} combinations changed");
+            assert!(changed > 1000, "{k:?}: {changed} combinations changed");
         }
-        // Only where the networks fitted with them are used.
+        // Only on their own boards, where the networks fitted with them are used.
         for rule in Rule::ALL {
-            assert_eq!(
-                built_in_corrections(rule).is_some(),
-                corrected(rule, 15, 15),
-                "{rule}"
-            );
-            if built_in_corrections(rule).is_none() {
-                assert!(std::ptr::eq(
-                    combo_for(rule, Color::White, true),
-                    combo(rule)
-                ));
-            }
             for (w, h) in [(15, 15), (15, 16), (16, 15), (20, 20), (14, 14), (10, 10)] {
                 use crate::eval::{built_in_net, BuiltInNet};
-                let net = built_in_net(rule, w, h);
-                let with = matches!(
-                    net,
-                    Some(BuiltInNet::Renju | BuiltInNet::Freestyle15 | BuiltInNet::Exact15)
-                );
-                assert_eq!(corrected(rule, w, h), with, "{rule} {w}x{h}");
+                let want = match built_in_net(rule, w, h) {
+                    Some(BuiltInNet::Renju) => Some(Corrections::Renju15),
+                    Some(BuiltInNet::Freestyle15) => Some(Corrections::Freestyle15),
+                    Some(BuiltInNet::Exact15) => Some(Corrections::Exact15),
+                    _ => None,
+                };
+                assert_eq!(corrections(rule, w, h), want, "{rule} {w}x{h}");
             }
         }
     }
