@@ -333,10 +333,18 @@ impl Session {
             Info::Invalid { key, value } => self.note(format!(
                 "INFO {key} '{value}' is not a valid value; ignored"
             )),
-            Info::TimeoutTurn(v) | Info::TimeoutMatch(v) | Info::MaxMemory(v) | Info::Rule(v) => {
-                self.note(format!("INFO value {v} cannot be honoured; ignored"))
-            }
+            // Values the guarded arms above refused. The note names the key: two keys with the
+            // same bad value (`timeout_turn -1`, `rule -1`) are two problems, not one.
+            Info::TimeoutTurn(v) => self.unhonoured("timeout_turn", v),
+            Info::TimeoutMatch(v) => self.unhonoured("timeout_match", v),
+            Info::MaxMemory(v) => self.unhonoured("max_memory", v),
+            Info::Rule(v) => self.unhonoured("rule", v),
         }
+    }
+
+    /// Notes an INFO value that is ignored because it cannot be honoured.
+    fn unhonoured(&mut self, key: &str, v: i64) {
+        self.note(format!("INFO {key} {v} cannot be honoured; ignored"));
     }
 
     /// Brings the engine in line with the settings (rule, memory) before it is used.
