@@ -250,3 +250,40 @@ fn a_panicking_search_costs_one_fallback_move_not_the_game() {
     brain.send("END");
     brain.ends_within(1_000);
 }
+
+#[test]
+fn blocks_queued_during_a_search_hold_a_bounded_number_of_stones() {
+    // Bug (audit): only the number of queued commands was capped, and each BOARD block may hold
+    // 4096 stones, so a flood of big blocks during one search could queue gigabytes.
+    let brain = Brain::start(until_stopped());
+    brain.send("START 15");
+    assert_eq!(brain.recv(2_000), "OK");
+    brain.send("INFO timeout_turn 60000");
+    brain.send("BEGIN");
+    let cells: Vec<String> = (0..64)
+        .flat_map(|x| (0..64).map(move |y| format!("{x},{y},1")))
+        .collect();
+    let block = format!("YXBOARD {} DONE", cells.join(" "));
+    let fit = MAX_QUEUED_STONES / command::MAX_BLOCK_STONES;
+    for _ in 0..fit + 3 {
+        brain.send(&block);
+    }
+    // After a drop, later commands are dropped too (never obeyed out of sequence).
+    brain.send("ABOUT");
+    std::thread::sleep(Duration::from_millis(300));
+    brain.send("yxstop");
+    assert!(is_move(&brain.recv(10_000)).is_some());
+    for _ in 0..fit {
+        let l = brain.recv(5_000);
+        assert!(l.starts_with("ERROR YXBOARD rejected"), "{l}");
+    }
+    let l = brain.recv(5_000);
+    assert!(
+        l.starts_with("ERROR more than") && l.contains("dropped"),
+        "{l}"
+    );
+    brain.send("ABOUT");
+    assert!(brain.recv(2_000).starts_with("name=\"Rensa\""));
+    brain.send("END");
+    brain.ends_within(2_000);
+}

@@ -44,6 +44,21 @@ pub const SEARCH_STACK_BYTES: usize = 64 * 1024 * 1024;
 /// Most commands queued while one search runs (a flood beyond this is dropped).
 pub const MAX_QUEUED: usize = 100_000;
 
+/// Most stones (BOARD / YXBOARD / SWAP2BOARD stones, YXBLOCK cells) the queued commands may hold
+/// together: a block carries up to [`command::MAX_BLOCK_STONES`] stones, so [`MAX_QUEUED`] blocks
+/// alone could hold gigabytes. Blocks beyond this are dropped like a flood of commands.
+pub const MAX_QUEUED_STONES: usize = 1 << 20;
+
+/// The stones a queued command holds (see [`MAX_QUEUED_STONES`]).
+fn stones_held(parsed: &Parsed) -> usize {
+    match parsed {
+        Ok(Command::Board { stones, .. }) => stones.len(),
+        Ok(Command::Swap2Board(stones)) => stones.len(),
+        Ok(Command::Block { cells, .. }) => cells.len(),
+        _ => 0,
+    }
+}
+
 /// How a job is computed on the search thread: the engine's real search, or a stand-in in tests
 /// (a late, stuck or wrong "engine" to exercise the backstop).
 pub type Searcher = dyn Fn(&mut Engine, &JobKind, &Limits, &AtomicBool, &mut dyn FnMut(&SearchInfo)) -> JobOutcome
@@ -96,6 +111,7 @@ pub fn run_with<R: Read + Send + 'static, W: Write>(
         stop,
         searcher,
         queue: VecDeque::new(),
+        queued_stones: 0,
         dropped: 0,
         next_job: 0,
     }
@@ -122,6 +138,8 @@ struct Driver<W: Write> {
     searcher: Arc<Searcher>,
     /// Commands that arrived during a search, in order.
     queue: VecDeque<(Parsed, Instant)>,
+    /// The stones the queued commands hold ([`MAX_QUEUED_STONES`]).
+    queued_stones: usize,
     /// Commands dropped from a flood during the current search.
     dropped: u64,
     next_job: u64,
@@ -147,7 +165,10 @@ impl<W: Write> Driver<W> {
     fn run(mut self) -> std::io::Result<()> {
         loop {
             let (parsed, at) = match self.queue.pop_front() {
-                Some(item) => item,
+                Some(item) => {
+                    self.queued_stones = self.queued_stones.saturating_sub(stones_held(&item.0));
+                    item
+                }
                 None => match self.rx.recv() {
                     Ok(Event::Input { parsed, at }) => (parsed, at),
                     // Leftovers of a job we stopped waiting for.
@@ -297,20 +318,28 @@ impl<W: Write> Driver<W> {
         Ok(None)
     }
 
-    /// Queues a command that arrived during a search. A flood beyond [`MAX_QUEUED`] commands is
-    /// dropped (memory stays bounded) and reported with one `ERROR` after the search.
+    /// Queues a command that arrived during a search. A flood beyond [`MAX_QUEUED`] commands or
+    /// [`MAX_QUEUED_STONES`] stones is dropped (memory stays bounded) and reported with one
+    /// `ERROR` after the search.
     fn enqueue(&mut self, parsed: Parsed, at: Instant) {
-        if self.queue.len() < MAX_QUEUED {
+        let stones = stones_held(&parsed);
+        // After the first drop everything else is dropped too: a later command must not be
+        // obeyed without the ones before it.
+        if self.dropped == 0
+            && self.queue.len() < MAX_QUEUED
+            && self.queued_stones + stones <= MAX_QUEUED_STONES
+        {
+            self.queued_stones += stones;
             self.queue.push_back((parsed, at));
             return;
         }
         self.dropped += 1;
         if self.dropped == 1 {
-            log::warn!("more than {MAX_QUEUED} commands during one search; dropping the rest");
+            log::warn!("more than {MAX_QUEUED} commands or {MAX_QUEUED_STONES} stones during one search; dropping the rest");
             // Keep the last slot for the report so it comes in order.
             self.queue.push_back((
                 Err(command::ParseError(format!(
-                    "more than {MAX_QUEUED} commands arrived during one search; later ones were dropped"
+                    "more than {MAX_QUEUED} commands or {MAX_QUEUED_STONES} stones arrived during one search; later ones were dropped"
                 ))),
                 at,
             ));
