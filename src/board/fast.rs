@@ -287,9 +287,10 @@ fn refresh_dir(
 }
 
 /// Builds the lookup tables a board of `rule` reads (per colour, then for pairs of line keys),
-/// which are otherwise built by the first such board: 15-20 ms per rule, once per process. The
-/// engine calls it when a game starts or the rule changes, so that the first move's clock does
-/// not pay for them.
+/// which are otherwise built by the first such board: 15-20 ms per rule on a fast machine, once
+/// per process. The protocol builds every rule's tables on a thread of its own at start-up, and
+/// the engine calls it when a game starts or the rule changes (waiting for a table another
+/// thread is building), so that the first move's clock does not pay for them.
 pub fn prepare_tables(rule: Rule) {
     for c in [Color::Black, Color::White] {
         pattern::table(Sem::of(rule, c));

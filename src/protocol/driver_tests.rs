@@ -287,3 +287,16 @@ fn blocks_queued_during_a_search_hold_a_bounded_number_of_stones() {
     brain.send("END");
     brain.ends_within(2_000);
 }
+
+#[test]
+fn the_protocol_builds_every_rules_tables_before_it_is_asked() {
+    // Managers send `INFO rule` just before the first move request; the tables of the rule are
+    // built in the background from the start instead of on that move's clock.
+    let handle = super::prepare_tables_in_background().expect("a thread");
+    handle
+        .join()
+        .expect("the table thread ends without a panic");
+    for rule in crate::types::Rule::ALL {
+        assert!(crate::board::pattern::tables_built(rule), "{rule}");
+    }
+}
