@@ -139,6 +139,10 @@ pub enum BuiltInNet {
     /// 15x15 exact five only, refitted together with the per-combination corrections
     /// (`nets/standard.combo`) to PentaZen's moves.
     Exact15,
+    /// 20x20 freestyle only, refitted from [`BuiltInNet::Freestyle20`] together with the
+    /// per-combination corrections of that board (`nets/freestyle20.combo`) to the moves of
+    /// PentaZen's 20x20 build.
+    Freestyle20Corrected,
 }
 
 /// Which built-in network a `width` x `height` board under `rule` uses: only where that network
@@ -155,9 +159,11 @@ pub enum BuiltInNet {
 /// * Exact five 15x15: its own network, fitted with that board's per-combination corrections
 ///   (forty-fourth session: +121 ± 43 in self-play at 300 ms, 74-9-37 against PentaZen at 1 s
 ///   over 120 games, +111 ± 54).
+/// * Freestyle 20x20: its own network, fitted with that board's per-combination corrections
+///   (forty-fifth session: +89 ± 49 in self-play at 300 ms).
 /// * Freestyle: the 15x15 network on the other boards from 10x10 to 18x18 (+19 on 10x10,
 ///   where most games are drawn, +45 on 12x12, +81 on 14x14, +62 on 17x17, +68 on 18x18, and
-///   +51 more with the shift there), the 20x20 one from 19x19 up (+80 on 19x19, +63 on 22x22,
+///   +51 more with the shift there), the 20x20 one on the others from 19x19 up (+80 on 19x19, +63 on 22x22,
 ///   +104 on 28x28, +85 on 40x40).
 /// * Exact five: the 15x15 network on the other boards from 10x10 to 18x18 (+29 ± 15 on
 ///   10x10 with the shift, +4 ± 14 without, most games drawn; +49 on 12x12, +79 on 14x14, +67
@@ -188,12 +194,11 @@ pub fn built_in_net(rule: Rule, width: usize, height: usize) -> Option<BuiltInNe
         (Rule::Caro { .. }, 12..) => Some(BuiltInNet::Caro),
         _ => None,
     };
-    if width == 15 && height == 15 {
-        match rule {
-            Rule::Freestyle => return Some(BuiltInNet::Freestyle15),
-            Rule::Exact => return Some(BuiltInNet::Exact15),
-            _ => {}
-        }
+    match (rule, width, height) {
+        (Rule::Freestyle, 15, 15) => return Some(BuiltInNet::Freestyle15),
+        (Rule::Exact, 15, 15) => return Some(BuiltInNet::Exact15),
+        (Rule::Freestyle, 20, 20) => return Some(BuiltInNet::Freestyle20Corrected),
+        _ => {}
     }
     side(width.min(height))?;
     side(width.max(height))
@@ -201,7 +206,7 @@ pub fn built_in_net(rule: Rule, width: usize, height: usize) -> Option<BuiltInNe
 
 impl BuiltInNet {
     /// How many there are (the length of [`net_for`]'s table): the last one's index plus one.
-    const COUNT: usize = BuiltInNet::Exact15 as usize + 1;
+    const COUNT: usize = BuiltInNet::Freestyle20Corrected as usize + 1;
 
     /// The side of the square board the network was fitted on; `None` for the one fitted on
     /// two sizes.
@@ -214,7 +219,10 @@ impl BuiltInNet {
             | BuiltInNet::RenjuSizes
             | BuiltInNet::Freestyle15
             | BuiltInNet::Exact15 => Some(15),
-            BuiltInNet::Freestyle20 | BuiltInNet::Renju20 | BuiltInNet::Exact20 => Some(20),
+            BuiltInNet::Freestyle20
+            | BuiltInNet::Renju20
+            | BuiltInNet::Exact20
+            | BuiltInNet::Freestyle20Corrected => Some(20),
             BuiltInNet::RenjuMixed => None,
         }
     }
@@ -233,6 +241,7 @@ impl BuiltInNet {
             BuiltInNet::RenjuSizes => include_str!("../nets/renju-sizes.net"),
             BuiltInNet::Freestyle15 => include_str!("../nets/freestyle15.net"),
             BuiltInNet::Exact15 => include_str!("../nets/standard15.net"),
+            BuiltInNet::Freestyle20Corrected => include_str!("../nets/freestyle20c.net"),
         }
     }
 }
@@ -590,7 +599,7 @@ mod tests {
             (Rule::Freestyle, 17, 17, Some(Freestyle)),
             (Rule::Freestyle, 18, 18, Some(Freestyle)),
             (Rule::Freestyle, 19, 19, Some(Freestyle20)),
-            (Rule::Freestyle, 20, 20, Some(Freestyle20)),
+            (Rule::Freestyle, 20, 20, Some(Freestyle20Corrected)),
             (Rule::Freestyle, 21, 21, Some(Freestyle20)),
             (Rule::Freestyle, 22, 22, Some(Freestyle20)),
             (Rule::Freestyle, 23, 23, Some(Freestyle20)),
@@ -696,15 +705,16 @@ mod tests {
 
     #[test]
     fn a_size_shift_to_a_corrected_board_compares_it_without_its_corrections() {
-        // The networks shifted to 15x15 were fitted on scores without the corrections that
-        // 15x15 renju, freestyle and exact five have with their own networks.
-        for rule in [Rule::Renju, Rule::Freestyle, Rule::Exact] {
-            let plain = FastBoard::with_corrections(15, 15, rule, None).unwrap();
-            let fixed = FastBoard::new(15, 15, rule).unwrap();
+        // The networks shifted to 15x15 or 20x20 were fitted on scores without the corrections
+        // that some rules have there with their own networks.
+        for k in crate::board::pattern::Corrections::ALL {
+            let (rule, home) = k.board();
+            let plain = FastBoard::with_corrections(home, home, rule, None).unwrap();
+            let fixed = FastBoard::new(home, home, rule).unwrap();
             assert_ne!(plain.score_sum(Color::Black), fixed.score_sum(Color::Black));
-            for n in [14, 16] {
+            for n in [home - 1, home + 1] {
                 let here = FastBoard::new(n, n, rule).unwrap();
-                let shift = SizeShift::between(rule, n, n, 15);
+                let shift = SizeShift::between(rule, n, n, home);
                 for c in [Color::Black, Color::White] {
                     let want = plain.score_sum(c) - here.score_sum(c);
                     assert_eq!(shift.score[c.index()], want, "{rule} {n}x{n}");

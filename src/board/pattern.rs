@@ -683,14 +683,18 @@ pub enum Corrections {
     Freestyle15,
     /// 15x15 exact five (`nets/standard.combo`, with [`crate::eval::BuiltInNet::Exact15`]).
     Exact15,
+    /// 20x20 freestyle (`nets/freestyle20.combo`, with
+    /// [`crate::eval::BuiltInNet::Freestyle20Corrected`]; forty-fifth session).
+    Freestyle20,
 }
 
 impl Corrections {
     /// Every set, in the order of their discriminants.
-    pub const ALL: [Corrections; 3] = [
+    pub const ALL: [Corrections; 4] = [
         Corrections::Renju15,
         Corrections::Freestyle15,
         Corrections::Exact15,
+        Corrections::Freestyle20,
     ];
 
     /// The rule and the side of the square board the set was fitted on.
@@ -699,6 +703,7 @@ impl Corrections {
             Corrections::Renju15 => (Rule::Renju, 15),
             Corrections::Freestyle15 => (Rule::Freestyle, 15),
             Corrections::Exact15 => (Rule::Exact, 15),
+            Corrections::Freestyle20 => (Rule::Freestyle, 20),
         }
     }
 
@@ -710,6 +715,7 @@ impl Corrections {
             Corrections::Renju15 => include_str!("../../nets/renju.combo"),
             Corrections::Freestyle15 => include_str!("../../nets/freestyle.combo"),
             Corrections::Exact15 => include_str!("../../nets/standard.combo"),
+            Corrections::Freestyle20 => include_str!("../../nets/freestyle20.combo"),
         };
         PARSED[self as usize]
             .get_or_init(|| parse_combo_corrections(text).expect("built-in corrections"))
@@ -1008,12 +1014,21 @@ mod tests {
         }
         // Only on their own boards, where the networks fitted with them are used.
         for rule in Rule::ALL {
-            for (w, h) in [(15, 15), (15, 16), (16, 15), (20, 20), (14, 14), (10, 10)] {
+            for (w, h) in [
+                (15, 15),
+                (15, 16),
+                (16, 15),
+                (20, 20),
+                (14, 14),
+                (19, 19),
+                (20, 21),
+            ] {
                 use crate::eval::{built_in_net, BuiltInNet};
                 let want = match built_in_net(rule, w, h) {
                     Some(BuiltInNet::Renju) => Some(Corrections::Renju15),
                     Some(BuiltInNet::Freestyle15) => Some(Corrections::Freestyle15),
                     Some(BuiltInNet::Exact15) => Some(Corrections::Exact15),
+                    Some(BuiltInNet::Freestyle20Corrected) => Some(Corrections::Freestyle20),
                     _ => None,
                 };
                 assert_eq!(corrections(rule, w, h), want, "{rule} {w}x{h}");
