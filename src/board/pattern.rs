@@ -633,7 +633,7 @@ impl ComboTable {
 /// Experimental per-combination score corrections (see [`set_combo_corrections`]).
 static COMBO_CORRECTIONS: OnceLock<Option<Box<[i32; COMBOS]>>> = OnceLock::new();
 
-/// Adds a correction to the score of every combination of four classes, for every rule but caro
+/// Adds a correction to the score of every combination of four classes, for every rule
 /// and on top of any built-in ones ([`combo_for`]) (developers' experiments:
 /// `examples/fit_combo.rs` and `examples/fit_choices.py --combos` fit them, `RENSA_COMBO=FILE`
 /// loads them). `corrections[m]` applies to the combinations of multiset `m` (see
@@ -830,17 +830,14 @@ fn corrected_combo(rule: Rule, k: Corrections) -> &'static ComboTable {
 }
 
 /// A combination table of `rule`'s weights, with `built_in` corrections and the experimental
-/// ones ([`set_combo_corrections`]; not in caro) added to the scores, which stay non-negative.
+/// ones ([`set_combo_corrections`]) added to the scores, which stay non-negative.
 fn build_combo(rule: Rule, built_in: Option<&[i32; COMBOS]>) -> ComboTable {
     let mut entry: Box<[u32; COMBO_LEN]> = vec![0u32; COMBO_LEN]
         .into_boxed_slice()
         .try_into()
         .expect("COMBO_LEN entries");
     let w = weights(rule);
-    let experimental = COMBO_CORRECTIONS
-        .get_or_init(|| None)
-        .as_ref()
-        .filter(|_| !matches!(rule, Rule::Caro { .. }));
+    let experimental = COMBO_CORRECTIONS.get_or_init(|| None).as_ref();
     for (i, e) in entry.iter_mut().enumerate().take(COMBOS) {
         let p = COMBO_WEIGHT.map(|wd| Pattern::ALL[i / wd as usize % 10]);
         let (t, mut s) = combine(p, &w);
