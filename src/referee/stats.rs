@@ -241,9 +241,13 @@ pub enum SprtDecision {
     AcceptH1,
 }
 
-/// Count given to empty pentanomial cells when computing the LLR, so that a sample without
-/// variance (every pair the same) still gives a finite ratio that grows with the evidence.
-const SPRT_EMPTY_CELL: f64 = 1e-3;
+/// A prior of one pseudo-pair added to the pentanomial counts before the LLR is computed, spread
+/// over the five outcomes as in an even match where most pairs split (1 : 2 : 4 : 2 : 1).
+/// Without it a few pairs with the same outcome give a variance near 0 and a huge LLR: with empty
+/// cells counted as 0.001 pairs (as fishtest does, whose tests start from large batches) a
+/// single 2-0 pair crossed the +-2.94 bounds of a [0, 10] test. Weighing as one pair, it leaves
+/// long tests as they were (`sprt_errors_stay_near_alpha_and_beta` simulates whole tests).
+const SPRT_PRIOR: [f64; 5] = [0.1, 0.2, 0.4, 0.2, 0.1];
 
 impl Sprt {
     /// Checks the parameters: finite Elo bounds with `elo0 < elo1`, and `alpha`, `beta` strictly
@@ -266,7 +270,8 @@ impl Sprt {
     }
 
     /// The log-likelihood ratio of H1 over H0 given the pairs (0 without pairs). Uses the normal
-    /// approximation of the GSPRT: `N (s1 - s0) (2 s - s0 - s1) / (2 var)`.
+    /// approximation of the GSPRT: `N (s1 - s0) (2 s - s0 - s1) / (2 var)`, over the counts
+    /// plus [`SPRT_PRIOR`].
     pub fn llr(&self, p: &Pentanomial) -> f64 {
         if p.pairs() == 0 {
             return 0.0;
@@ -274,7 +279,8 @@ impl Sprt {
         let counts: Vec<f64> = p
             .counts
             .iter()
-            .map(|&c| if c == 0 { SPRT_EMPTY_CELL } else { c as f64 })
+            .zip(SPRT_PRIOR)
+            .map(|(&c, prior)| c as f64 + prior)
             .collect();
         let n: f64 = counts.iter().sum();
         let mean = PENTA_SCORES
@@ -734,41 +740,56 @@ mod tests {
         let (lo, hi) = sprt.bounds();
         assert!(close(lo, -2.9444, 1e-4) && close(hi, 2.9444, 1e-4));
 
-        // Worked example: pairs 15, 30, 120, 90, 45 (N = 300): s = 0.6, var = 0.065;
+        // Worked example: pairs 15, 30, 120, 90, 45 (N = 300) plus the prior's pseudo-pair
+        // (0.1, 0.2, 0.4, 0.2, 0.1; N = 301): s = 0.59967, var = 0.065077;
         // s0 = 0.5, s1 = 1 / (1 + 10^(-10/400)) = 0.514387;
-        // LLR = 300 * 0.014387 * (1.2 - 1.014387) / (2 * 0.065) = 6.163 -> H1.
+        // LLR = 301 * 0.014387 * (1.19934 - 1.014387) / (2 * 0.065077) = 6.155 -> H1.
         let strong = Pentanomial {
             counts: [15, 30, 120, 90, 45],
         };
-        assert!(close(sprt.llr(&strong), 6.1626, 1e-3));
+        assert!(close(sprt.llr(&strong), 6.1547, 1e-3));
         assert_eq!(sprt.decide(&strong), SprtDecision::AcceptH1);
 
-        // Pairs 20, 60, 120, 40, 10 (N = 250): s = 0.46, var = 0.0534;
-        // LLR = 250 * 0.014387 * (0.92 - 1.014387) / 0.1068 = -3.179 -> H0.
+        // Pairs 20, 60, 120, 40, 10 (N = 250): s = 0.46, var = 0.0534; with the prior
+        // LLR = -3.175 -> H0.
         let weak = Pentanomial {
             counts: [20, 60, 120, 40, 10],
         };
-        assert!(close(sprt.llr(&weak), -3.1788, 1e-3));
+        assert!(close(sprt.llr(&weak), -3.1752, 1e-3));
         assert_eq!(sprt.decide(&weak), SprtDecision::AcceptH0);
 
-        // A third of the strong sample: LLR = 2.054, inside the bounds.
+        // A third of the strong sample: LLR = 2.046, inside the bounds.
         let early = Pentanomial {
             counts: [5, 10, 40, 30, 15],
         };
-        assert!(close(sprt.llr(&early), 2.0542, 1e-3));
+        assert!(close(sprt.llr(&early), 2.0464, 1e-3));
         assert_eq!(sprt.decide(&early), SprtDecision::Continue);
 
-        // No pairs: LLR 0, continue. All pairs won: no variance, but a huge finite LLR.
+        // No pairs: LLR 0, continue.
         assert_eq!(sprt.llr(&Pentanomial::default()), 0.0);
         assert_eq!(sprt.decide(&Pentanomial::default()), SprtDecision::Continue);
-        let sweep = Pentanomial {
-            counts: [0, 0, 0, 0, 3],
-        };
-        assert!(sprt.llr(&sweep).is_finite());
+        // Bug (newcomer review): a single won or lost pair, with no variance, decided the test.
+        // A few pairs alike now continue (1 and 3 won pairs: LLR 0.07 and 0.32; 10: 2.58), and
+        // only a long run of them decides (12 won pairs: 3.61; 20 lost: -9.80).
+        let pairs = |counts| Pentanomial { counts };
+        for counts in [
+            [0, 0, 0, 0, 1],
+            [0, 0, 0, 0, 3],
+            [0, 0, 0, 0, 10],
+            [1, 0, 0, 0, 0],
+        ] {
+            assert_eq!(
+                sprt.decide(&pairs(counts)),
+                SprtDecision::Continue,
+                "{counts:?}"
+            );
+        }
+        assert!(close(sprt.llr(&pairs([0, 0, 0, 0, 1])), 0.0699, 1e-3));
+        let sweep = pairs([0, 0, 0, 0, 12]);
+        assert!(close(sprt.llr(&sweep), 3.6129, 1e-3));
         assert_eq!(sprt.decide(&sweep), SprtDecision::AcceptH1);
-        let swept = Pentanomial {
-            counts: [3, 0, 0, 0, 0],
-        };
+        let swept = pairs([20, 0, 0, 0, 0]);
+        assert!(close(sprt.llr(&swept), -9.7956, 1e-3));
         assert_eq!(sprt.decide(&swept), SprtDecision::AcceptH0);
         assert_eq!(
             sprt.status_text(&early),
@@ -777,6 +798,71 @@ mod tests {
         assert!(sprt
             .status_text(&strong)
             .ends_with("300 pairs: H1 accepted"));
+    }
+
+    #[test]
+    fn sprt_errors_stay_near_alpha_and_beta() {
+        // Whole tests simulated on pair outcomes like those of engine matches with balanced
+        // openings (most pairs split), each run until a verdict (or 20 000 pairs): at elo0 the
+        // share of H1 verdicts must stay near alpha, at elo1 that of H0 verdicts near beta.
+        // Fixed seed: 17 and 11 wrong verdicts of 300, none within 20 pairs. With empty cells
+        // counted as 0.001 pairs instead of the prior, 56 of the 300 runs at elo0 ended with H1,
+        // and 141 decided within 20 pairs.
+        use rand::{Rng, SeedableRng};
+        let sprt = Sprt {
+            elo0: 0.0,
+            elo1: 10.0,
+            alpha: 0.05,
+            beta: 0.05,
+        };
+        let mut rng = rand::rngs::StdRng::seed_from_u64(45);
+        // Pair outcome probabilities (0, 1/2, 1, 3/2, 2 points) for a per-game score `s`: the
+        // colour moves the score by 0.3 (so that most pairs split), and a tenth of games are
+        // drawn.
+        let outcome = |s: f64| -> [f64; 5] {
+            let game = |score: f64| [1.0 - score - 0.05, 0.1, score - 0.05];
+            let (black, white) = (game(s + 0.3), game(s - 0.3));
+            let mut p = [0.0; 5];
+            for (i, a) in black.iter().enumerate() {
+                for (j, b) in white.iter().enumerate() {
+                    p[i + j] += a * b;
+                }
+            }
+            p
+        };
+        let run = |rng: &mut rand::rngs::StdRng, p: [f64; 5]| {
+            let mut pent = Pentanomial::default();
+            for _ in 0..20_000 {
+                let mut u: f64 = rng.gen();
+                let k = p.iter().position(|&q| {
+                    u -= q;
+                    u < 0.0
+                });
+                pent.counts[k.unwrap_or(4)] += 1;
+                let d = sprt.decide(&pent);
+                if d != SprtDecision::Continue {
+                    return (d, pent.pairs());
+                }
+            }
+            (SprtDecision::Continue, pent.pairs())
+        };
+        let runs = 300;
+        for (elo, wrong) in [
+            (sprt.elo0, SprtDecision::AcceptH1),
+            (sprt.elo1, SprtDecision::AcceptH0),
+        ] {
+            let p = outcome(score_from_elo(elo));
+            let mut errors = 0;
+            let mut early = 0;
+            for _ in 0..runs {
+                let (d, n) = run(&mut rng, p);
+                errors += (d == wrong) as usize;
+                early += (d != SprtDecision::Continue && n < 20) as usize;
+            }
+            // Expected about 15 of 300 (5 %); 30 (10 %) is over three standard deviations away.
+            assert!(errors <= 30, "elo {elo}: {errors} of {runs} wrong verdicts");
+            assert_eq!(early, 0, "elo {elo}: verdicts within 20 pairs");
+        }
     }
 
     #[test]
