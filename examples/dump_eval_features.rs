@@ -64,7 +64,7 @@ fn main() {
     });
     let out = std::io::stdout();
     let mut out = std::io::BufWriter::new(out.lock());
-    let games = for_each_position(rule, sizes, &args[1..], false, |b, label, test| {
+    let games = for_each_position(rule, sizes, &args[1..], false, true, |b, label, test| {
         let me = b.side_to_move();
         let shift = match home {
             Some(h) => *shifts

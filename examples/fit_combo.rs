@@ -132,7 +132,7 @@ fn main() {
     let mut counts = vec![0u64; n];
     let mut labels = (search > 0).then(|| SearchLabels::new(search, &cache));
     let mut seen = 0usize;
-    let games = for_each_position(rule, 15..=15, &rest[1..], false, |b, label, test| {
+    let games = for_each_position(rule, 15..=15, &rest[1..], false, true, |b, label, test| {
         seen += 1;
         if !seen.is_multiple_of(every.max(1)) {
             return;

@@ -95,7 +95,7 @@ fn main() {
     // Entries: table index (colour * CODES + code) with the top bit set for the opponent's.
     let mut entries: Vec<u32> = Vec::new();
     let mut samples: Vec<Sample> = Vec::new();
-    let games = for_each_position(rule, 15..=15, &args[1..], all, |b, label, test| {
+    let games = for_each_position(rule, 15..=15, &args[1..], all, true, |b, label, test| {
         let me = b.side_to_move();
         let start = entries.len();
         for (side, c) in [me, me.opponent()].into_iter().enumerate() {

@@ -185,7 +185,7 @@ fn main() {
     let mut samples = Vec::new();
     let mut labels = (o.search > 0).then(|| SearchLabels::new(o.search, &o.cache));
     let mut seen = 0usize;
-    let games = for_each_position(rule, 15..=15, &args[1..], o.all, |b, label, test| {
+    let games = for_each_position(rule, 15..=15, &args[1..], o.all, false, |b, label, test| {
         seen += 1;
         if !seen.is_multiple_of(o.every.max(1)) {
             return;

@@ -14,17 +14,24 @@ use std::collections::HashSet;
 /// result for the side to move (1, 0.5 or 0). Games between engines whose names contain
 /// `pentazen` or `rapfi` are skipped unless `keep_external`; duplicate games count once; one
 /// game in ten, chosen by its moves (so not by the order of the files), is held out (`test`).
-/// Returns the number of games used.
+/// The boards take their built-in per-combination corrections, as the engine's do, only with
+/// `corrected` (a fit of the base weights wants them without). Returns the number of games used.
 pub fn for_each_position(
     rule: Rule,
     sizes: std::ops::RangeInclusive<usize>,
     paths: &[String],
     keep_external: bool,
+    corrected: bool,
     mut f: impl FnMut(&FastBoard, f32, bool),
 ) -> usize {
-    for_each_choice(rule, sizes, paths, keep_external, |b, label, test, _| {
-        f(b, label, test)
-    })
+    for_each_choice(
+        rule,
+        sizes,
+        paths,
+        keep_external,
+        corrected,
+        |b, label, test, _| f(b, label, test),
+    )
 }
 
 /// As [`for_each_position`], also handing `f` the move the game went on with (a cell of `b`;
@@ -34,6 +41,7 @@ pub fn for_each_choice(
     sizes: std::ops::RangeInclusive<usize>,
     paths: &[String],
     keep_external: bool,
+    corrected: bool,
     mut f: impl FnMut(&FastBoard, f32, bool, rensa::board::fast::Idx),
 ) -> usize {
     let mut seen = HashSet::new();
@@ -61,7 +69,10 @@ pub fn for_each_choice(
                 h.wrapping_mul(0x100000001b3) ^ (m.x as u64 * 32 + m.y as u64)
             });
             let test = h % 10 == 0;
-            let mut b = FastBoard::new(g.width, g.height, rule).expect("board");
+            let k = corrected
+                .then(|| rensa::board::pattern::corrections(rule, g.width, g.height))
+                .flatten();
+            let mut b = FastBoard::with_corrections(g.width, g.height, rule, k).expect("board");
             for (n, &m) in moves.iter().enumerate() {
                 if n >= g.opening.len().max(1) {
                     let me = b.side_to_move();
