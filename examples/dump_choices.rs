@@ -22,9 +22,6 @@
 //! the position's own line); and per side (mover, opponent) the (empty cell, direction) pairs
 //! of each line pattern 1..=9 (see `pattern_columns`).
 //!
-//! The boards are taken without their built-in per-combination corrections, so that a fit with
-//! `--combos` starts from the plain cell scores (as the corrections built in were fitted).
-//!
 //! `--combos FILE` also writes, to FILE, one line per line of the dump: per side (mover, then
 //! opponent, separated by `;`) the empty cells of each combination of four line classes, as
 //! `multiset:count` pairs (multiset as `pattern::combo_multiset`; the all-dead one left out),
@@ -120,14 +117,14 @@ fn main() {
     let out = std::io::stdout();
     let mut out = std::io::BufWriter::new(out.lock());
     let (mut n, mut skipped, mut agree) = (0usize, 0usize, 0usize);
-    // Boards without the built-in per-combination corrections: `fit_choices.py --combos` fits
-    // them afresh on top of the plain cell scores.
+    // Boards with their built-in per-combination corrections, as the engine's: a fit with
+    // `--combos` gives corrections to add to them (`RENSA_COMBO` adds to the built-in ones).
     let games = for_each_choice(
         rule,
         size..=size,
         &args[1..],
         true,
-        false,
+        true,
         |b, label, test, played| {
             let control = || Control {
                 stop: &stop,

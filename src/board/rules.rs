@@ -1,10 +1,11 @@
 //! The rules oracle: slow, obviously correct checks for wins and renju-forbidden points.
 //!
 //! Everything here scans cells one by one along the four line directions, exactly following the
-//! definitions in protocol.md §10. Nothing is cached and nothing is clever: these functions are the
+//! Gomocup rules as its referees (Piskvork, GomocupJudge) enforce them (README, "Rules and the
+//! rules library"). Nothing is cached and nothing is clever: these functions are the
 //! reference the referee judges with and that every faster implementation is tested against.
 //!
-//! Renju follows the referee algorithm of Piskvork and GomocupJudge (protocol.md §10.3):
+//! Renju follows the referee algorithm of Piskvork and GomocupJudge:
 //! ```text
 //! check(p, on_five):               black stone at p
 //!   1. exact five through p                  -> on_five
