@@ -81,14 +81,25 @@ fn is_near_stone(game: &Game, p: Pos) -> bool {
     })
 }
 
-/// Any move at all, for when nothing better is at hand: the first empty cell in row order that
-/// is not in `avoid` and not one of black's renju fouls, else the first empty one not in
-/// `avoid` (renju black with only fouls left); `None` when no such cell is left.
+/// Any move at all, for when nothing better is at hand: the empty cell nearest the centre
+/// (ties: the first in row order) that is not in `avoid` and not one of black's renju fouls,
+/// else the nearest empty one not in `avoid` (renju black with only fouls left); `None` when no
+/// such cell is left. Near the centre rather than in a corner: on an empty board whose centre is
+/// to be avoided (a continuous-game mark, a blocked cell) the corner was a poor first move.
 pub fn any_move(game: &Game, avoid: &[Pos]) -> Option<Pos> {
     let b = game.board();
-    b.empty_cells()
-        .find(|&p| !avoid.contains(&p) && !game.is_forbidden(p))
-        .or_else(|| b.empty_cells().find(|p| !avoid.contains(p)))
+    // Twice the distance, so that the centre of an even side (between two cells) is exact.
+    let (cx, cy) = (b.width() as i32 - 1, b.height() as i32 - 1);
+    let off_centre = |p: &Pos| {
+        let (dx, dy) = (2 * p.x as i32 - cx, 2 * p.y as i32 - cy);
+        dx * dx + dy * dy
+    };
+    let nearest = |legal_only: bool| {
+        b.empty_cells()
+            .filter(|p| !avoid.contains(p) && (!legal_only || !game.is_forbidden(*p)))
+            .min_by_key(off_centre)
+    };
+    nearest(true).or_else(|| nearest(false))
 }
 
 /// The greedy move for the side to move, or `None` if the board is full. In order: win now;
@@ -204,5 +215,32 @@ mod tests {
             .contains(&p),
             "caro: {p}"
         );
+    }
+
+    #[test]
+    fn any_move_takes_the_free_cell_nearest_the_centre() {
+        // Bug (newcomer review): with only a continuous-game mark on the centre of an empty
+        // board, the answer was the corner 0,0.
+        let g = Game::new(15, 15, Rule::Freestyle).unwrap();
+        assert_eq!(any_move(&g, &[]), Some(Pos::new(7, 7)));
+        assert_eq!(any_move(&g, &[Pos::new(7, 7)]), Some(Pos::new(7, 6)));
+        // An even side's centre lies between four cells; the first in row order is taken.
+        let g = Game::new(20, 20, Rule::Freestyle).unwrap();
+        assert_eq!(any_move(&g, &[]), Some(Pos::new(9, 9)));
+        // Renju black never takes a foul while another cell is free: with the free cells around
+        // the only forbidden point (6,8) avoided, 6,8 is the free cell nearest the centre, and
+        // still not taken.
+        let moves = parse_algebraic("h8h9i7i9h10i6i11i12").unwrap();
+        let g = Game::from_moves(15, 15, Rule::Renju, &moves).unwrap();
+        assert!(g.is_forbidden(Pos::new(6, 8)));
+        let others: Vec<Pos> = g
+            .board()
+            .empty_cells()
+            .filter(|p| (p.x as i32 - 6).abs() <= 2 && (p.y as i32 - 8).abs() <= 2)
+            .filter(|&p| p != Pos::new(6, 8))
+            .collect();
+        let p = any_move(&g, &others).unwrap();
+        assert_ne!(p, Pos::new(6, 8));
+        assert!(!others.contains(&p));
     }
 }
