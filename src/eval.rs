@@ -163,8 +163,8 @@ pub enum BuiltInNet {
 ///   (forty-fifth session: +89 ± 49 in self-play at 300 ms).
 /// * Freestyle: the 15x15 network on the other boards from 10x10 to 18x18 (+19 on 10x10,
 ///   where most games are drawn, +45 on 12x12, +81 on 14x14, +62 on 17x17, +68 on 18x18, and
-///   +51 more with the shift there), the 20x20 one on the others from 19x19 up (+80 on 19x19, +63 on 22x22,
-///   +104 on 28x28, +85 on 40x40).
+///   +51 more with the shift there), the 20x20 one on the others from 19x19 up (+80 on
+///   19x19, +63 on 22x22, +104 on 28x28, +85 on 40x40).
 /// * Exact five: the 15x15 network on the other boards from 10x10 to 18x18 (+29 ± 15 on
 ///   10x10 with the shift, +4 ± 14 without, most games drawn; +49 on 12x12, +79 on 14x14, +67
 ///   on 17x17, +40 on 18x18), the exact-five network fitted on several boards from 19x19 up

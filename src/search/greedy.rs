@@ -94,12 +94,12 @@ pub fn any_move(game: &Game, avoid: &[Pos]) -> Option<Pos> {
         let (dx, dy) = (2 * p.x as i32 - cx, 2 * p.y as i32 - cy);
         dx * dx + dy * dy
     };
-    let nearest = |legal_only: bool| {
-        b.empty_cells()
-            .filter(|p| !avoid.contains(p) && (!legal_only || !game.is_forbidden(*p)))
-            .min_by_key(off_centre)
-    };
-    nearest(true).or_else(|| nearest(false))
+    let mut free: Vec<Pos> = b.empty_cells().filter(|p| !avoid.contains(p)).collect();
+    // A stable sort: ties stay in row order. Only the cells up to the first legal one are
+    // tested for fouls.
+    free.sort_by_key(off_centre);
+    let legal = free.iter().find(|&&p| !game.is_forbidden(p));
+    legal.or(free.first()).copied()
 }
 
 /// The greedy move for the side to move, or `None` if the board is full. In order: win now;
