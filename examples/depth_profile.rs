@@ -3,7 +3,8 @@
 //! went on for at least six more plies), shuffles them with `SEED`, keeps `COUNT`, and searches
 //! each to `DEPTH` plies twice: with the knobs `A` and with the knobs `B` (`-` for the
 //! defaults; a `mem=MIB` among them sets the engine's memory limit, as `INFO max_memory` does,
-//! instead of a knob), one thread, a fresh engine and hash each time, no clock. Node counts do not
+//! instead of a knob), one thread, a fresh engine and hash each time, no clock (so a search
+//! here is a long one, with `lmrlong`'s reductions; `lmrlong=0` gives the short searches' ones). Node counts do not
 //! depend on the machine, so this is a cheap, repeatable look at how a change to move ordering,
 //! reductions or the hash scales with depth; it says nothing about strength (a smaller tree can
 //! be a worse one), which only games tell.

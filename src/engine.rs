@@ -348,6 +348,7 @@ impl Engine {
             max_nodes,
         };
         let mut s = alphabeta::Searcher::new(board, tt, vcf_cache, ctl);
+        s.set_search_length(budget.hard_ms);
         s.root_exclude = exclude.iter().map(|&p| s.b.idx(p)).collect();
         let root_moves = s.root_moves();
         let to_pos = |s: &alphabeta::Searcher, v: &[usize]| -> Vec<Pos> {

@@ -57,6 +57,15 @@ pub const LMP_BASE: usize = 3;
 /// Logarithmic late-move reductions: `ln(depth) * ln(move number) * 10 / LMR_LOG_DIV` plies
 /// (one less at PV nodes, at least one, leaving at least one ply).
 pub const LMR_LOG_DIV: i32 = 18;
+/// The divisor of the logarithmic reductions in a long search (0 = [`LMR_LOG_DIV`] always; knob
+/// `lmrlong`): one whose hard time limit is at least [`LONG_SEARCH_MS`], or that has no time
+/// limit. More reduction (14 instead of 18) scored about -12 ± 35 Elo over 373 self-play games
+/// at 1 s a move and faster, but against PentaZen at Gomocup's fastgame clock (5 s a move, 20x20
+/// freestyle) it scored 29-0-11 and 14-0-10 on the openings where 18 scored 18-0-22 and 14-0-10:
+/// +0.17 ± 0.15 points a game over 64 paired games (fiftieth session, docs/measurements.md).
+pub const LMR_LOG_DIV_LONG: i32 = 14;
+/// The hard time limit from which a search counts as long (knob `longms`).
+pub const LONG_SEARCH_MS: u64 = 2000;
 /// Late-move reductions reduce threat moves too (moves that make or stop a three), not only
 /// quiet ones; not the side to move's fours. Reducing every move (`lmrq=1`) against only quiet
 /// ones (`lmrq=0`), 200 ms/move, 100-game runs, per-game 95 % intervals: freestyle 57-6-37 and
@@ -188,6 +197,10 @@ pub struct Tuning {
     /// [`LMR_LOG_DIV`]): late quiet moves are reduced by
     /// `ln(depth) * ln(move number) * 10 / lmr_log_div` plies (less at PV nodes).
     pub lmr_log_div: i32,
+    /// The divisor in a long search (0 = `lmr_log_div`), see [`LMR_LOG_DIV_LONG`].
+    pub lmr_log_div_long: i32,
+    /// See [`LONG_SEARCH_MS`].
+    pub long_search_ms: u64,
     /// Evaluation weight of the side to move's potential, in 1/16ths.
     pub initiative_16ths: i64,
     /// After the search, replace a best move that allows an opponent VCF by the first ordered
@@ -367,6 +380,8 @@ impl Tuning {
         leaf_vcf_nodes: LEAF_VCF_NODES,
         lmr: true,
         lmr_log_div: LMR_LOG_DIV,
+        lmr_log_div_long: LMR_LOG_DIV_LONG,
+        long_search_ms: LONG_SEARCH_MS,
         initiative_16ths: crate::eval::INITIATIVE_16THS,
         vcf_min_depth: 0,
         root_safety: true,
@@ -463,6 +478,8 @@ impl Tuning {
                 "lmr" => t.lmr = n != 0,
                 "lmp" => t.lmp_base = n.clamp(0, 1000) as usize,
                 "lmrlog" => t.lmr_log_div = n.clamp(0, 1000) as i32,
+                "lmrlong" => t.lmr_log_div_long = n.clamp(0, 1000) as i32,
+                "longms" => t.long_search_ms = n.clamp(0, 1 << 40) as u64,
                 "init" => t.initiative_16ths = n,
                 "vcfdepth" => t.vcf_min_depth = n as i32,
                 "safety" => t.root_safety = n != 0,
@@ -859,6 +876,16 @@ impl<'a> Searcher<'a> {
     /// The knobs this search runs with.
     pub fn tuning(&self) -> Tuning {
         self.tuning
+    }
+
+    /// Switches to the reductions of a long search (see [`LMR_LOG_DIV_LONG`]) when the search's
+    /// hard time limit is `hard_ms` (`u64::MAX`: none). Helper threads take the knobs from
+    /// [`Searcher::tuning`], so they follow.
+    pub fn set_search_length(&mut self, hard_ms: u64) {
+        let t = &mut self.tuning;
+        if t.lmr_log_div_long > 0 && hard_ms >= t.long_search_ms {
+            t.lmr_log_div = t.lmr_log_div_long;
+        }
     }
 
     /// The root moves in search order (empty only when no legal move is near the stones).
@@ -1774,6 +1801,27 @@ mod tests {
         let s = Searcher::new(b, tt, vcf, ctl);
         set_tuning(Tuning::DEFAULT);
         s
+    }
+
+    #[test]
+    fn long_searches_switch_to_their_own_reductions() {
+        let (tt, vcf, stop) = (Tt::new(1 << 20), VcfCache::new(10), AtomicBool::new(false));
+        let knobs = "lmrlong=14,longms=2000";
+        for (hard_ms, div) in [
+            (900, 18),
+            (1999, 18),
+            (2000, 14),
+            (4500, 14),
+            (u64::MAX, 14),
+        ] {
+            let mut s = searcher_for("h8", knobs, &tt, &vcf, &stop);
+            s.set_search_length(hard_ms);
+            assert_eq!(s.tuning().lmr_log_div, div, "hard limit {hard_ms} ms");
+        }
+        // Off (`lmrlong=0`): the same reductions whatever the clock.
+        let mut s = searcher_for("h8", "lmrlong=0", &tt, &vcf, &stop);
+        s.set_search_length(u64::MAX);
+        assert_eq!(s.tuning().lmr_log_div, LMR_LOG_DIV);
     }
 
     #[test]
