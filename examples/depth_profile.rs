@@ -4,10 +4,10 @@
 //! each to `DEPTH` plies twice: with the knobs `A` and with the knobs `B` (`-` for the
 //! defaults; a `mem=MIB` among them sets the engine's memory limit, as `INFO max_memory` does,
 //! instead of a knob), one thread, a fresh engine and hash each time, no clock (so a search
-//! here is a long one, with `lmrlong`'s reductions; `lmrlong=0` gives the short searches' ones). Node counts do not
-//! depend on the machine, so this is a cheap, repeatable look at how a change to move ordering,
-//! reductions or the hash scales with depth; it says nothing about strength (a smaller tree can
-//! be a worse one), which only games tell.
+//! here is a long one, with `lmrlong`'s reductions; `lmrlong=0` gives the short searches'
+//! ones). Node counts do not depend on the machine, so this is a cheap, repeatable look at how
+//! a change to move ordering, reductions or the hash scales with depth; it says nothing about
+//! strength (a smaller tree can be a worse one), which only games tell.
 //!
 //! `cargo run --release --example depth_profile -- DEPTH COUNT SEED A B FILE...`
 //!
