@@ -1,4 +1,13 @@
-//! Transposition table: one entry per slot, replaced when the new search is deeper or newer.
+//! Transposition table: buckets of slots. With one slot per bucket (the default, [`WAYS`]) an
+//! entry replaces the slot's entry when that has the same key, is of an earlier search, is no
+//! deeper, or the new one is exact. With more (knob `ttways`, up to 8; four 16-byte slots fill a
+//! cache line) a new entry takes its own key's slot, else an empty one, else the least valuable
+//! (the shallowest, entries of earlier searches first).
+//!
+//! Four-slot buckets were measured in the fifty-fifth session (docs/measurements.md): they need
+//! about a tenth fewer nodes to reach depth 19 when the tree is 10 to 50 times the table, no
+//! fewer at depth 17 (2 to 20 times), and scored 89-13-98 against one slot at 200 ms a move
+//! with a table of 16 384 slots, so one slot stays the default.
 //! Shared by the search threads (Lazy SMP) without locks.
 //!
 //! Values are stored relative to the node (mate scores adjusted by ply on the way in and out).
@@ -39,9 +48,19 @@ pub struct Entry {
 /// with bound [`BOUND_NONE`], which never hits.
 pub struct Tt {
     slots: ZeroedSlice<[AtomicU64; 2]>,
+    /// Index of a key's bucket: `key & mask` (the low bits within a bucket are zero).
     mask: usize,
+    /// Slots per bucket (a power of two).
+    ways: usize,
     age: u8,
 }
+
+/// Slots per bucket by default (see the module documentation).
+pub const WAYS: usize = 1;
+
+/// How much less an entry of an earlier search is worth than one of this search, in plies of
+/// depth, when a bucket's victim is chosen.
+const STALE_PENALTY: i32 = 8;
 
 /// Size of one slot in bytes.
 pub const ENTRY_BYTES: u64 = 16;
@@ -76,13 +95,22 @@ impl Entry {
 }
 
 impl Tt {
-    /// A table of at most `bytes` bytes (a power of two of slots; at least 1024 slots).
+    /// A table of at most `bytes` bytes (a power of two of slots; at least 1024 slots), with
+    /// the buckets of this thread's knobs ([`super::alphabeta::Tuning::tt_ways`]).
     pub fn new(bytes: u64) -> Tt {
+        Tt::with_ways(bytes, super::alphabeta::tuning().tt_ways)
+    }
+
+    /// A table of at most `bytes` bytes with `ways` slots per bucket (rounded down to a power
+    /// of two, 1 to 8).
+    pub fn with_ways(bytes: u64, ways: usize) -> Tt {
         let want = (bytes / ENTRY_BYTES).max(1024);
         let slots = 1usize << (63 - want.leading_zeros());
+        let ways = 1usize << ways.clamp(1, 8).ilog2();
         Tt {
             slots: ZeroedSlice::new(slots),
-            mask: slots - 1,
+            mask: (slots - 1) & !(ways - 1),
+            ways,
             age: 0,
         }
     }
@@ -120,7 +148,7 @@ impl Tt {
     /// memory.
     #[inline]
     pub fn prefetch(&self, key: u64) {
-        let slot: *const [AtomicU64; 2] = &self.slots[key as usize & self.mask];
+        let slot: *const [AtomicU64; 2] = &self.slots[self.bucket(key)];
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `_mm_prefetch` is a hint that never faults and reads nothing into the program;
         // it is `unsafe` only because it is a `target_feature` function, and SSE is part of every
@@ -132,19 +160,28 @@ impl Tt {
         let _ = slot;
     }
 
-    /// The slot's entry as stored (key recovered from the XOR; a torn slot gives a wrong key).
+    /// The entry in slot `i` as stored (key recovered from the XOR; a torn slot gives a wrong
+    /// key).
     #[inline]
-    fn load(&self, key: u64) -> Entry {
-        let cell = &self.slots[key as usize & self.mask];
+    fn load_at(&self, i: usize) -> Entry {
+        let cell = &self.slots[i];
         let data = cell[1].load(Ordering::Relaxed);
         let keyx = cell[0].load(Ordering::Relaxed);
         Entry::unpack([keyx ^ data, data])
     }
 
+    /// The first slot of `key`'s bucket.
+    #[inline]
+    fn bucket(&self, key: u64) -> usize {
+        key as usize & self.mask
+    }
+
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Entry> {
-        let e = self.load(key);
-        (e.key == key && e.bound != BOUND_NONE).then_some(e)
+        let b = self.bucket(key);
+        (b..b + self.ways)
+            .map(|i| self.load_at(i))
+            .find(|e| e.key == key && e.bound != BOUND_NONE)
     }
 
     /// Stores an entry; concurrent stores to one slot may interleave (the slot then reads as a
@@ -152,8 +189,30 @@ impl Tt {
     #[inline]
     pub fn store(&self, key: u64, value: i32, mv: Option<Idx>, depth: i32, bound: u8) {
         let age = self.age;
-        let slot = self.load(key);
-        if slot.key == key || slot.age != age || depth as i8 >= slot.depth || bound == BOUND_EXACT {
+        let b = self.bucket(key);
+        // The slot to write: the key's own, else the least valuable (an empty slot first).
+        let (mut at, mut slot, mut worth) = (b, self.load_at(b), i32::MAX);
+        for i in b..b + self.ways {
+            let e = self.load_at(i);
+            if e.key == key {
+                (at, slot) = (i, e);
+                break;
+            }
+            let w = if e.bound == BOUND_NONE {
+                i32::MIN
+            } else {
+                e.depth as i32 - if e.age != age { STALE_PENALTY } else { 0 }
+            };
+            if w < worth {
+                (at, slot, worth) = (i, e, w);
+            }
+        }
+        if self.ways > 1
+            || slot.key == key
+            || slot.age != age
+            || depth as i8 >= slot.depth
+            || bound == BOUND_EXACT
+        {
             let mv = match mv {
                 Some(m) => m as u16,
                 None if slot.key == key => slot.mv,
@@ -168,10 +227,17 @@ impl Tt {
                 age,
             }
             .pack();
-            let cell = &self.slots[key as usize & self.mask];
+            let cell = &self.slots[at];
             cell[0].store(k ^ data, Ordering::Relaxed);
             cell[1].store(data, Ordering::Relaxed);
         }
+    }
+
+    /// The slot holding `key`'s entry, if any (tests).
+    #[cfg(test)]
+    fn slot_of(&self, key: u64) -> Option<usize> {
+        let b = self.bucket(key);
+        (b..b + self.ways).find(|&i| self.load_at(i).key == key)
     }
 }
 
@@ -244,13 +310,59 @@ mod tests {
     }
 
     #[test]
+    fn a_bucket_keeps_its_deepest_entries_and_prefers_this_search() {
+        // Five keys of one bucket (same low bits), stored at depths 5, 3, 9, 7 then 4.
+        let keys: Vec<u64> = (1..=5u64).map(|i| (i << 40) | 0x40).collect();
+        let mut tt = Tt::with_ways(1 << 16, 4);
+        for (&k, d) in keys.iter().zip([5, 3, 9, 7]) {
+            tt.store(k, d * 10, Some(d as Idx), d, BOUND_LOWER);
+        }
+        assert!(keys[..4].iter().all(|&k| tt.probe(k).is_some()));
+        // The fifth replaces the shallowest (depth 3), even though it is shallower than the rest.
+        tt.store(keys[4], 40, Some(4), 4, BOUND_UPPER);
+        assert!(tt.probe(keys[1]).is_none());
+        for &k in [keys[0], keys[2], keys[3], keys[4]].iter() {
+            assert!(tt.slot_of(k).is_some() && tt.probe(k).is_some());
+        }
+        // A store of a stored key updates its own slot and keeps the move when given none.
+        let at = tt.slot_of(keys[2]);
+        tt.store(keys[2], -7, None, 2, BOUND_UPPER);
+        let e = tt.probe(keys[2]).expect("still stored");
+        assert_eq!(
+            (tt.slot_of(keys[2]), e.value, e.mv, e.depth),
+            (at, -7, 9, 2)
+        );
+        // In a new search an old entry is worth its depth less `STALE_PENALTY`.
+        tt.new_search();
+        tt.store(keys[1], 10, Some(1), 1, BOUND_EXACT);
+        // Old entries: depths 5, 2, 7, 4 (worth -3, -6, -1, -4): the depth-2 one (keys[2]) went.
+        assert!(tt.probe(keys[2]).is_none() && tt.probe(keys[1]).is_some());
+        tt.store(6 << 40 | 0x40, 0, Some(0), 0, BOUND_UPPER);
+        // Now: new depth 1 (worth 1) against old 5, 7, 4 (worth -3, -1, -4): keys[4] went.
+        assert!(tt.probe(keys[4]).is_none() && tt.probe(keys[1]).is_some());
+    }
+
+    #[test]
+    fn one_way_buckets_keep_the_old_replacement_rule() {
+        let tt = Tt::with_ways(1 << 16, 1);
+        let (a, b) = (0x10_0000_0040u64, 0x20_0000_0040u64);
+        tt.store(a, 1, Some(1), 6, BOUND_LOWER);
+        // A shallower, inexact entry of another key does not replace it within one search...
+        tt.store(b, 2, Some(2), 5, BOUND_LOWER);
+        assert!(tt.probe(a).is_some() && tt.probe(b).is_none());
+        // ...an exact one does.
+        tt.store(b, 2, Some(2), 5, BOUND_EXACT);
+        assert!(tt.probe(a).is_none() && tt.probe(b).is_some());
+    }
+
+    #[test]
     fn a_torn_slot_reads_as_a_miss() {
         // Two keys of one slot; a torn slot holds one store's first word and the other's second.
         let (ka, kb) = (0x1234_5678_0000_0005u64, 0x9abc_def0_0000_0005u64);
         let words = |key: u64, value: i32, mv: Idx, depth: i32| {
             let tt = Tt::new(1024 * ENTRY_BYTES);
             tt.store(key, value, Some(mv), depth, BOUND_EXACT);
-            let cell = &tt.slots[key as usize & tt.mask];
+            let cell = &tt.slots[tt.slot_of(key).expect("stored")];
             [
                 cell[0].load(Ordering::Relaxed),
                 cell[1].load(Ordering::Relaxed),
@@ -290,45 +402,48 @@ mod tests {
         const THREADS: u64 = 4;
         const KEYS: usize = 4096;
         const ROUNDS: usize = 500;
-        // All keys share 4 slots: every slot is fought over by all threads at once.
-        let tt = Tt::new(1024 * ENTRY_BYTES);
-        let mut rng = SplitMix64(0x005e_ed77);
-        let keys: Vec<u64> = (0..KEYS)
-            .map(|i| (rng.next_u64() & !1023) | (i as u64 % 4))
-            .collect();
-        let hits = AtomicU64::new(0);
-        std::thread::scope(|scope| {
-            for t in 0..THREADS {
-                let (tt, keys, hits) = (&tt, &keys, &hits);
-                scope.spawn(move || {
-                    let mut rng = SplitMix64(t);
-                    for _ in 0..ROUNDS * KEYS / THREADS as usize {
-                        let key = keys[rng.next_u64() as usize % KEYS];
-                        let (value, mv, depth, bound) = fields_of(key);
-                        tt.store(key, value, Some(mv), depth, bound);
-                        let probed = keys[rng.next_u64() as usize % KEYS];
-                        if let Some(e) = tt.probe(probed) {
-                            let (value, mv, depth, bound) = fields_of(probed);
-                            assert_eq!(
-                                (
-                                    e.key,
-                                    e.value as i32,
-                                    e.mv as usize,
-                                    e.depth as i32,
-                                    e.bound
-                                ),
-                                (probed, value, mv, depth, bound),
-                                "a probe returned another key's entry"
-                            );
-                            hits.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        // All keys share 4 slots (four buckets of one, or one of four): every slot is fought
+        // over by all threads at once.
+        for ways in [1, 4] {
+            let tt = Tt::with_ways(1024 * ENTRY_BYTES, ways);
+            let mut rng = SplitMix64(0x005e_ed77);
+            let keys: Vec<u64> = (0..KEYS)
+                .map(|i| (rng.next_u64() & !1023) | (i as u64 % 4))
+                .collect();
+            let hits = AtomicU64::new(0);
+            std::thread::scope(|scope| {
+                for t in 0..THREADS {
+                    let (tt, keys, hits) = (&tt, &keys, &hits);
+                    scope.spawn(move || {
+                        let mut rng = SplitMix64(t);
+                        for _ in 0..ROUNDS * KEYS / THREADS as usize {
+                            let key = keys[rng.next_u64() as usize % KEYS];
+                            let (value, mv, depth, bound) = fields_of(key);
+                            tt.store(key, value, Some(mv), depth, bound);
+                            let probed = keys[rng.next_u64() as usize % KEYS];
+                            if let Some(e) = tt.probe(probed) {
+                                let (value, mv, depth, bound) = fields_of(probed);
+                                assert_eq!(
+                                    (
+                                        e.key,
+                                        e.value as i32,
+                                        e.mv as usize,
+                                        e.depth as i32,
+                                        e.bound
+                                    ),
+                                    (probed, value, mv, depth, bound),
+                                    "a probe returned another key's entry"
+                                );
+                                hits.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                            }
                         }
-                    }
-                });
-            }
-        });
-        // Every key either reads back whole or misses; some do read back.
-        assert!(hits.into_inner() > 0);
-        let found = keys.iter().filter(|&&k| tt.probe(k).is_some()).count();
-        assert!(found > 0 && found <= 4, "{found}");
+                    });
+                }
+            });
+            // Every key either reads back whole or misses; some do read back.
+            assert!(hits.into_inner() > 0);
+            let found = keys.iter().filter(|&&k| tt.probe(k).is_some()).count();
+            assert!(found > 0 && found <= 4, "{found}");
+        }
     }
 }
