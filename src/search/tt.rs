@@ -6,7 +6,7 @@
 //!
 //! Four-slot buckets were measured in the fifty-fifth session (docs/measurements.md): they need
 //! about a tenth fewer nodes to reach depth 19 when the tree is 10 to 50 times the table, no
-//! fewer at depth 17 (2 to 20 times), and scored 89-13-98 against one slot at 200 ms a move
+//! fewer at depth 17 (1 to 20 times), and scored 89-13-98 against one slot at 200 ms a move
 //! with a table of 16 384 slots, so one slot stays the default.
 //! Shared by the search threads (Lazy SMP) without locks.
 //!
