@@ -316,8 +316,9 @@ pub struct Tuning {
     pub improving_rfp: bool,
     /// The move limit of an improving node grows by `depth^2 / 2` (knob `implmp`).
     pub improving_lmp: bool,
-    /// Slots per bucket of the transposition table (knob `ttways`: 1, 2, 4 or 8; default
-    /// [`super::tt::WAYS`]); read when a table is created.
+    /// Slots per bucket of the transposition table (knob `ttways`, 1 to 8, rounded down to a
+    /// power of two by [`super::tt::Tt::with_ways`]; default [`super::tt::WAYS`]); read when a
+    /// table is created.
     pub tt_ways: usize,
     /// Leaf threat extension (0 = off): a leaf whose opponent can make a straight four is
     /// searched one more ply, while the path is at most this many plies longer than the
@@ -520,7 +521,7 @@ impl Tuning {
                 "vctdepth" => t.vct_depth = n.clamp(1, 30) as u32,
                 "imprfp" => t.improving_rfp = n != 0,
                 "implmp" => t.improving_lmp = n != 0,
-                "ttways" => t.tt_ways = 1usize << n.clamp(1, 8).ilog2(),
+                "ttways" => t.tt_ways = n.clamp(1, 8) as usize,
                 "lext" => t.leaf_ext = n.clamp(0, 64) as i32,
                 "lastb" => t.last_bonus = n.clamp(-10_000, 10_000) as i32,
                 "ownb" => t.own_last_bonus = n.clamp(-10_000, 10_000) as i32,

@@ -190,8 +190,9 @@ impl Tt {
     pub fn store(&self, key: u64, value: i32, mv: Option<Idx>, depth: i32, bound: u8) {
         let age = self.age;
         let b = self.bucket(key);
-        // The slot to write: the key's own, else the least valuable (an empty slot first).
-        let (mut at, mut slot, mut worth) = (b, self.load_at(b), i32::MAX);
+        // The slot to write: the key's own, else the least valuable (an empty slot first). The
+        // first slot always sets `at` and `slot` (every worth is below `i32::MAX`).
+        let (mut at, mut slot, mut worth) = (b, Entry::default(), i32::MAX);
         for i in b..b + self.ways {
             let e = self.load_at(i);
             if e.key == key {
