@@ -519,13 +519,19 @@ fn parse_info(rest: &str) -> Info {
     }
 }
 
-/// Input text made safe to echo: at most [`MAX_ECHO_CHARS`] characters, control characters
-/// replaced by `?`.
+/// Input text made safe to echo: at most [`MAX_ECHO_CHARS`] characters, control characters and
+/// the Unicode line and paragraph separators (which some readers split lines at) replaced by `?`.
 pub fn shorten(text: &str) -> String {
     let mut out: String = text
         .chars()
         .take(MAX_ECHO_CHARS)
-        .map(|c| if c.is_control() { '?' } else { c })
+        .map(|c| {
+            if c.is_control() || matches!(c, '\u{2028}' | '\u{2029}') {
+                '?'
+            } else {
+                c
+            }
+        })
         .collect();
     if text.chars().nth(MAX_ECHO_CHARS).is_some() {
         out.push_str("...");
@@ -918,6 +924,7 @@ mod tests {
     fn shorten_caps_and_cleans() {
         assert_eq!(shorten("abc"), "abc");
         assert_eq!(shorten("a\tb\rc"), "a?b?c");
+        assert_eq!(shorten("a\u{2028}b\u{2029}c\u{85}d"), "a?b?c?d");
         let long = "é".repeat(500);
         let s = shorten(&long);
         assert_eq!(s.chars().count(), MAX_ECHO_CHARS + 3);
