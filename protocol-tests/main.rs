@@ -565,3 +565,240 @@ fn harness_tracks_moves() {
     assert!(t.check_move("6,6").is_ok());
     assert_eq!(unescape("a\\r\\n\\xff\\x00"), b"a\r\n\xff\x00".to_vec());
 }
+
+/// Lines of random protocol input, valid and not, for [`random_input`]: whole commands and
+/// blocks (a block opener is only ever sent with its `DONE`, so that `ABOUT` after a chunk is
+/// heard as a command).
+fn random_chunk(rng: &mut rand::rngs::StdRng) -> Vec<Vec<u8>> {
+    use rand::seq::SliceRandom;
+    use rand::Rng;
+    const NUMBERS: [&str; 14] = [
+        "0",
+        "1",
+        "4",
+        "5",
+        "6",
+        "10",
+        "15",
+        "19",
+        "20",
+        "22",
+        "-3",
+        "x",
+        "",
+        "99999999999999999999",
+    ];
+    let num = |rng: &mut rand::rngs::StdRng| -> String {
+        if rng.gen_bool(0.5) {
+            rng.gen_range(-1..24).to_string()
+        } else {
+            NUMBERS.choose(rng).map_or(String::new(), |s| s.to_string())
+        }
+    };
+    let xy = |rng: &mut rand::rngs::StdRng| format!("{},{}", num(rng), num(rng));
+    let stone_lines = |rng: &mut rand::rngs::StdRng, with_field: bool| -> Vec<String> {
+        let side = [5, 10, 15, 20][rng.gen_range(0..4)];
+        let density = [0.02, 0.1, 0.3, 0.7, 1.0][rng.gen_range(0..5)];
+        let mut cells: Vec<(i32, i32)> = (0..side)
+            .flat_map(|x| (0..side).map(move |y| (x, y)))
+            .filter(|_| rng.gen_bool(density))
+            .collect();
+        cells.shuffle(rng);
+        cells
+            .iter()
+            .enumerate()
+            .map(|(k, &(x, y))| match (with_field, rng.gen_range(0..20)) {
+                (_, 0) => xy(rng),
+                (true, 1) => format!("{x},{y},{}", num(rng)),
+                (true, 2) => format!("{x},{y},3"),
+                (true, _) => format!("{x},{y},{}", 1 + (k + rng.gen_range(0..2)) % 2),
+                (false, _) => format!("{x},{y}"),
+            })
+            .collect()
+    };
+    let mut lines: Vec<String> = Vec::new();
+    match rng.gen_range(0..24) {
+        0 | 1 => lines.push(format!("START {}", num(rng))),
+        2 => lines.push(format!("RECTSTART {},{}", num(rng), num(rng))),
+        3 => lines.push("RESTART".into()),
+        4 => lines.push(format!(
+            "INFO rule {}",
+            [0, 1, 2, 4, 5, 8, 9, 16][rng.gen_range(0..8)]
+        )),
+        5 => {
+            const KEYS: [&str; 14] = [
+                "timeout_turn",
+                "timeout_match",
+                "time_left",
+                "max_memory",
+                "game_type",
+                "thread_num",
+                "max_depth",
+                "max_node",
+                "strength",
+                "caution",
+                "evaluate",
+                "folder",
+                "show_detail",
+                "no_such_key",
+            ];
+            let key = KEYS.choose(rng).copied().unwrap_or("rule");
+            let value = match key {
+                // Keep the searches short: a turn of 0 to 30 ms.
+                "timeout_turn" => rng.gen_range(0..31).to_string(),
+                "thread_num" => rng.gen_range(0..4).to_string(),
+                _ => num(rng),
+            };
+            lines.push(format!("INFO {key} {value}"));
+        }
+        6 | 7 => lines.push("BEGIN".into()),
+        8..=11 => lines.push(format!("TURN {}", xy(rng))),
+        12 => lines.push(format!("TAKEBACK {}", xy(rng))),
+        13 | 14 => {
+            lines.push(["BOARD", "YXBOARD", "board"][rng.gen_range(0..3)].into());
+            lines.extend(stone_lines(rng, true));
+            lines.push("DONE".into());
+        }
+        15 => {
+            lines.push("SWAP2BOARD".into());
+            let n = [0, 1, 3, 5][rng.gen_range(0..4)];
+            lines.extend(
+                (0..n).map(|_| format!("{},{}", rng.gen_range(3..12), rng.gen_range(3..12))),
+            );
+            lines.push("DONE".into());
+        }
+        16 => {
+            lines.push(["YXBLOCK", "YXBLOCKUNDO"][rng.gen_range(0..2)].into());
+            let mut cells = stone_lines(rng, false);
+            cells.truncate(rng.gen_range(0..6));
+            lines.extend(cells);
+            lines.push("DONE".into());
+        }
+        17 => lines.push(
+            [
+                "YXSHOWFORBID",
+                "YXHASHCLEAR",
+                "YXSHOWINFO",
+                "YXSTOP",
+                "YXBLOCKRESET",
+                "YXBALANCEONE",
+                "YXBALANCETWO 30",
+                "YXNBEST 3",
+                "END_NOT",
+                "yxshowforbid",
+            ][rng.gen_range(0..10)]
+            .into(),
+        ),
+        18 => lines.push(format!("PLAY {}", xy(rng))),
+        19 => lines.push(String::new()),
+        20 => lines.push(format!("{} {}", xy(rng), num(rng))),
+        21 => lines.push(format!("turn {}\r", xy(rng))),
+        // Raw bytes: invalid UTF-8, control characters, no newline inside.
+        22 => {
+            let n = rng.gen_range(1..40);
+            let mut raw: Vec<u8> = (0..n).map(|_| rng.gen_range(0u8..=255)).collect();
+            raw.retain(|&b| b != b'\n' && b != b'\r');
+            return vec![raw];
+        }
+        // A long line (the brain must not keep it all).
+        _ => lines.push("x".repeat(rng.gen_range(1_000..200_000))),
+    }
+    lines.into_iter().map(String::into_bytes).collect()
+}
+
+/// Sends random chunks, each followed by `ABOUT` as a barrier (commands sent during a search are
+/// answered in order afterwards, so `name=` means everything before it was handled); every
+/// line the brain prints must be protocol, and afterwards it must still play a legal game.
+/// Returns how many moves (lines `x,y`) and `ERROR` lines it printed.
+fn random_run(seed: u64, chunks: usize) -> Result<(usize, usize), String> {
+    use rand::SeedableRng;
+    let shape = regex_lite::Regex::new(
+        r"^(\d+,\d+( \d+,\d+){0,4}|SWAP|OK|(ERROR|UNKNOWN|MESSAGE|DEBUG|SUGGEST|FORBID|INFO)( .*)?|name=.*)$",
+    )
+    .map_err(|e| e.to_string())?;
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    let mut b = Brain::spawn()?;
+    let wait = Duration::from_millis(DEFAULT_TIMEOUT_MS);
+    b.send(b"INFO timeout_turn 30\nINFO timeout_match 100000000\n")?;
+    let mut recent: Vec<String> = Vec::new();
+    let (mut moves, mut errors) = (0, 0);
+    for _ in 0..chunks {
+        let chunk = random_chunk(&mut rng);
+        for line in &chunk {
+            b.send(line)?;
+            b.send(b"\n")?;
+            recent.push(String::from_utf8_lossy(&line[..line.len().min(60)]).into_owned());
+        }
+        recent.push("ABOUT".into());
+        let keep = recent.len().saturating_sub(12);
+        recent.drain(..keep);
+        b.send(b"ABOUT\n")?;
+        loop {
+            let context = || format!("seed {seed}, after:\n  {}", recent.join("\n  "));
+            match b.next(wait).map_err(|e| format!("{e}; {}", context()))? {
+                Out::Line(l) if l.starts_with("name=") => break,
+                Out::Line(l) if shape.is_match(&l) => {
+                    moves += usize::from(parse_xy(&l).is_some() && !l.contains(' '));
+                    errors += usize::from(l.starts_with("ERROR"));
+                }
+                Out::Line(l) => return Err(format!("not protocol: {l:?}; {}", context())),
+                Out::Eof => return Err(format!("the brain exited; {}", context())),
+            }
+        }
+    }
+    // Still a working engine: a fresh game, a legal reply to a move.
+    b.send(b"INFO rule 0\nSTART 15\nTURN 7,7\n")?;
+    let mut got = Vec::new();
+    while got.len() < 2 {
+        match b.next(wait)? {
+            Out::Line(l) if l.starts_with("MESSAGE") || l.starts_with("INFO") => {}
+            Out::Line(l) => got.push(l),
+            Out::Eof => return Err(format!("seed {seed}: the brain exited at the end")),
+        }
+    }
+    let reply = parse_xy(&got[1]).filter(|&(x, y)| (0..15).contains(&x) && (0..15).contains(&y));
+    if got[0] != "OK" || reply.is_none() || reply == Some((7, 7)) {
+        return Err(format!(
+            "seed {seed}: after the random input, START/TURN gave {got:?}"
+        ));
+    }
+    b.send(b"END\n")?;
+    b.wait_exit(Duration::from_millis(DEFAULT_EXIT_MS))?;
+    Ok((moves, errors))
+}
+
+#[test]
+fn random_input() {
+    let seeds: Vec<u64> = match std::env::var("RENSA_FUZZ_SEED") {
+        Ok(s) => vec![s.parse().expect("RENSA_FUZZ_SEED is a number")],
+        Err(_) => vec![1, 2, 3, 4],
+    };
+    let chunks = std::env::var("RENSA_FUZZ_CHUNKS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(150);
+    let results: Vec<Result<(usize, usize), String>> = std::thread::scope(|s| {
+        let handles: Vec<_> = seeds
+            .iter()
+            .map(|&seed| s.spawn(move || random_run(seed, chunks)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|_| Err("harness panicked".into())))
+            .collect()
+    });
+    let counts: Vec<(usize, usize)> = results.iter().filter_map(|r| r.clone().ok()).collect();
+    eprintln!(
+        "random input: seeds {seeds:?}, {chunks} chunks each; (moves, errors) per seed {counts:?}"
+    );
+    let failures: Vec<&str> = results
+        .iter()
+        .filter_map(|r| r.as_ref().err().map(String::as_str))
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    // The input must reach the search, not only the parser's errors.
+    assert!(
+        counts.iter().all(|&(moves, _)| moves >= 10),
+        "too few moves: {counts:?}"
+    );
+}
