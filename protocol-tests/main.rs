@@ -674,6 +674,8 @@ fn random_chunk(rng: &mut rand::rngs::StdRng) -> Vec<Vec<u8>> {
             lines.extend(cells);
             lines.push("DONE".into());
         }
+        // Yixin commands; `END_NOT` (a near miss of `END`) must not end the session, and a
+        // lower-case command must be heard like an upper-case one.
         17 => lines.push(
             [
                 "YXSHOWFORBID",
