@@ -21,7 +21,10 @@ concatenated: a position is a run of lines with the same number.
 
 With `--combos FILE` (written by `dump_choices --combos FILE`) it also fits a correction of the
 cell score per combination of four line classes (the multisets `pattern::combo_multiset`
-numbers), shared by both colours; `--combos-out` writes them for `RENSA_COMBO=FILE`.
+numbers), shared by both colours; `--combos-out` writes them for `RENSA_COMBO=FILE`. The dump's
+boards carry the board's built-in corrections, so the fitted ones add to those: name them with
+`--combos-base nets/X.combo` (no cell score is let below 0) and `--combos-merged FILE` writes
+the sum, a replacement for the built-in file.
 Needs numpy.
 """
 import argparse
@@ -48,6 +51,12 @@ ap.add_argument("--combos", metavar="FILE",
                 help="also fit a score correction per combination of four line classes, from "
                      "`dump_choices --combos FILE`")
 ap.add_argument("--combos-out", metavar="FILE", help="where to write them (`RENSA_COMBO=FILE`)")
+ap.add_argument("--combos-base", metavar="FILE",
+                help="the built-in corrections the dump's boards already had (`nets/*.combo`): "
+                     "keeps every corrected cell score non-negative, as the engine does")
+ap.add_argument("--combos-merged", metavar="FILE",
+                help="also write the built-in corrections plus the fitted ones (a new "
+                     "`nets/*.combo`)")
 ap.add_argument("--clr", type=float, default=1.0, help="learning rate of the corrections")
 ap.add_argument("--cl2", type=float, default=0.0, metavar="W",
                 help="pull the corrections towards 0 with W times their squared size")
@@ -115,6 +124,14 @@ if o.combos:
     cfree = seen >= o.min_cells
     cfree[0] = False
     cbase = np.array([combo_threat_and_score(m)[1] for m in range(10000)], float)
+    cbuilt = np.zeros(10000, int)
+    if o.combos_base:
+        with open(o.combos_base) as fh:
+            for line in fh:
+                if line.split():
+                    m, v = line.split()
+                    cbuilt[int(m)] = int(v)
+    cbase += cbuilt
     print(f"combinations: {int((seen > 0).sum())} seen, {int(cfree.sum())} with at least "
           f"{o.min_cells} training cells fitted")
 
@@ -308,6 +325,11 @@ if o.combos:
         with open(o.combos_out, "w") as fh:
             for m in np.nonzero(c)[0]:
                 fh.write(f"{m} {c[m]}\n")
+    if o.combos_merged:
+        merged = c + cbuilt
+        with open(o.combos_merged, "w") as fh:
+            for m in np.nonzero(merged)[0]:
+                fh.write(f"{m} {merged[m]}\n")
 with open(o.out, "w") as fh:
     fh.write(f"{K:g} {nin} {nh}\n")
     for arr in [P["W1"].ravel(), P["b1"], P["w2"], P["b2"], P["a"], P["lin"]]:
