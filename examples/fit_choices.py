@@ -128,9 +128,8 @@ if o.combos:
     if o.combos_base:
         with open(o.combos_base) as fh:
             for line in fh:
-                if line.split():
-                    m, v = line.split()
-                    cbuilt[int(m)] = int(v)
+                if fields := line.split():
+                    cbuilt[int(fields[0])] = int(fields[1])
     cbase += cbuilt
     print(f"combinations: {int((seen > 0).sum())} seen, {int(cfree.sum())} with at least "
           f"{o.min_cells} training cells fitted")
@@ -293,6 +292,13 @@ class Adam:
                 np.sqrt(self.v[k] / (1 - 0.999 ** self.t)) + 1e-8)
 
 
+def write_combos(path, c):
+    """Writes the non-zero corrections `c` as `multiset correction` lines (`RENSA_COMBO`)."""
+    with open(path, "w") as fh:
+        for m in np.nonzero(c)[0]:
+            fh.write(f"{m} {c[m]}\n")
+
+
 share0 = o.share
 o.share = 0.0
 show("pattern evaluation alone", evaluate())
@@ -322,14 +328,9 @@ if o.combos:
     big = np.argsort(-np.abs(c))[:12]
     print("largest corrections: " + ", ".join(f"{m:04d} {c[m]:+d} (score {cbase[m]:.0f})" for m in big))
     if o.combos_out:
-        with open(o.combos_out, "w") as fh:
-            for m in np.nonzero(c)[0]:
-                fh.write(f"{m} {c[m]}\n")
+        write_combos(o.combos_out, c)
     if o.combos_merged:
-        merged = c + cbuilt
-        with open(o.combos_merged, "w") as fh:
-            for m in np.nonzero(merged)[0]:
-                fh.write(f"{m} {merged[m]}\n")
+        write_combos(o.combos_merged, c + cbuilt)
 with open(o.out, "w") as fh:
     fh.write(f"{K:g} {nin} {nh}\n")
     for arr in [P["W1"].ravel(), P["b1"], P["w2"], P["b2"], P["a"], P["lin"]]:
