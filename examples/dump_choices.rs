@@ -92,11 +92,56 @@ fn combo_line(b: &FastBoard) -> String {
     sides.join(";")
 }
 
+/// The eight-cell window (four cells either way, 2 bits each from `c`'s side: 0 empty, 1 own,
+/// 2 opponent, 3 wall) of empty cell `i` along `d`, the smaller of it and its mirror image.
+fn window(b: &FastBoard, i: rensa::board::fast::Idx, c: Color, d: usize) -> u16 {
+    let key = b.line_key(i, d);
+    let key = if c == Color::White {
+        pattern::swap_colors(key)
+    } else {
+        key
+    };
+    let at = |k: i32| (key >> pattern::shift(k)) & 3;
+    let (mut w, mut m) = (0u32, 0u32);
+    for (n, k) in [-4, -3, -2, -1, 1, 2, 3, 4].into_iter().enumerate() {
+        w |= at(k) << (2 * n);
+        m |= at(-k) << (2 * n);
+    }
+    w.min(m) as u16
+}
+
+/// Per side (0 mover, 1 opponent), the (window, count) pairs of the empty cells' windows (see
+/// [`window`]) along directions where the side's line is alive and holds an own stone.
+fn window_counts(b: &FastBoard) -> Vec<(u16, u16, u16)> {
+    let me = b.side_to_move();
+    let mut out = Vec::new();
+    for (side, c) in [me, me.opponent()].into_iter().enumerate() {
+        let mut n = std::collections::BTreeMap::<u16, u16>::new();
+        for i in b
+            .area(b.width().max(b.height()) as i32)
+            .filter(|&i| b.is_empty(i))
+        {
+            for d in 0..4 {
+                if b.pattern(i, c, d) == pattern::Pattern::Dead {
+                    continue;
+                }
+                let w = window(b, i, c, d);
+                if (0..8).any(|n| (w >> (2 * n)) & 3 == 1) {
+                    *n.entry(w).or_default() += 1;
+                }
+            }
+        }
+        out.extend(n.into_iter().map(|(w, k)| (side as u16, w, k)));
+    }
+    out
+}
+
 fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     let rule = Rule::parse(&args[0]).expect("rule name");
     let (mut top, mut depth, mut size) = (12usize, 2i32, 15usize);
     let mut combos: Option<std::io::BufWriter<std::fs::File>> = None;
+    let mut windows: Option<std::io::BufWriter<std::fs::File>> = None;
     loop {
         let value = || args.get(2).and_then(|s| s.parse::<i64>().ok());
         match args.get(1).map(String::as_str) {
@@ -106,6 +151,10 @@ fn main() {
             Some("--combos") => {
                 let f = std::fs::File::create(args.get(2).expect("--combos FILE")).expect("create");
                 combos = Some(std::io::BufWriter::new(f));
+            }
+            Some("--windows") => {
+                let f = std::fs::File::create(args.get(2).expect("--windows F")).expect("create");
+                windows = Some(std::io::BufWriter::new(f));
             }
             _ => break,
         }
@@ -117,6 +166,7 @@ fn main() {
     let out = std::io::stdout();
     let mut out = std::io::BufWriter::new(out.lock());
     let (mut n, mut skipped, mut agree) = (0usize, 0usize, 0usize);
+    let mut line_no = 0u32;
     // Boards with their built-in per-combination corrections, as the engine's: a fit with
     // `--combos` gives corrections to add to them (`RENSA_COMBO` adds to the built-in ones).
     let games = for_each_choice(
@@ -160,6 +210,9 @@ fn main() {
             let with_combos = combos.is_some();
             let mut combo_lines: Vec<String> =
                 with_combos.then(|| combo_line(b)).into_iter().collect();
+            let with_windows = windows.is_some();
+            let mut window_lines: Vec<_> =
+                with_windows.then(|| window_counts(b)).into_iter().collect();
             let mut best = (i32::MIN, usize::MAX);
             for (k, &m) in cands.iter().enumerate() {
                 let mut child = b.clone();
@@ -202,6 +255,9 @@ fn main() {
                 if with_combos {
                     combo_lines.push(combo_line(&child));
                 }
+                if with_windows {
+                    window_lines.push(window_counts(&child));
+                }
             }
             if cands.get(best.1) == Some(&played) {
                 agree += 1;
@@ -215,8 +271,24 @@ fn main() {
                     writeln!(f, "{l}").expect("write");
                 }
             }
+            if let Some(f) = windows.as_mut() {
+                for l in window_lines {
+                    for (side, w, k) in l {
+                        f.write_all(&line_no.to_le_bytes()).expect("write");
+                        for v in [w, side, k] {
+                            f.write_all(&v.to_le_bytes()).expect("write");
+                        }
+                    }
+                    line_no += 1;
+                }
+            }
         },
     );
+    if let Some(f) = windows.as_mut() {
+        // A closing record (line = the number of lines, count 0) gives the file's line count.
+        f.write_all(&line_no.to_le_bytes()).expect("write");
+        f.write_all(&[0u8; 6]).expect("write");
+    }
     eprintln!(
         "{games} games, {n} positions ({skipped} skipped); the depth-{depth} searches' best move \
          is the played one in {agree} ({:.1} %)",

@@ -25,15 +25,18 @@ numbers), shared by both colours; `--combos-out` writes them for `RENSA_COMBO=FI
 boards carry the board's built-in corrections, so the fitted ones add to those: name them with
 `--combos-base nets/X.combo` (no cell score is let below 0) and `--combos-merged FILE` writes
 the sum, a replacement for the built-in file.
-Needs numpy.
+
+With `--windows FILE[,FILE]` (written by `dump_choices --windows FILE`, one file per dump in the
+dump's order) it also fits a cell-score term per eight-cell line window, the exact stones four
+cells either way (an experiment: it learned the training games and predicted the held-out ones
+worse, fifty-ninth session).
+Needs numpy and `combo_score.py` beside it.
 """
 import argparse
 import numpy as np
 
-# The built-in weights the pattern fit starts from (`board::pattern`, `eval::INDICATORS`).
-PATTERN_SCORE = [0, 0, 2, 5, 9, 23, 0, 105, 419, 2000]
-THREAT_BONUS = [0, 4, 0, 11, 55, 51, 19, 968, 343, 0]
-INDICATORS = [87, 53, 81, -154, -185, 176, 515, 40, -8, -69, 26, 191, 187, -206, -2, 153]
+# The built-in weights the pattern fit starts from, and the cell score of a combination.
+from combo_score import INDICATORS, PATTERN_SCORE, THREAT_BONUS, combo_threat_and_score
 
 ap = argparse.ArgumentParser()
 ap.add_argument("choices")
@@ -63,6 +66,15 @@ ap.add_argument("--cl2", type=float, default=0.0, metavar="W",
 ap.add_argument("--min-cells", type=int, default=50,
                 help="fit only corrections of combinations with at least this many cells in "
                      "the training rows")
+ap.add_argument("--windows", metavar="FILES",
+                help="also fit a score per eight-cell line window (comma-separated files of "
+                     "`dump_choices --windows FILE`, one per dump, in the dump's order)")
+ap.add_argument("--wlr", type=float, default=1.0, help="learning rate of the window scores")
+ap.add_argument("--wl2", type=float, default=0.0, metavar="W",
+                help="pull the window scores towards 0 with W times their squared size")
+ap.add_argument("--wmin", type=int, default=50,
+                help="fit only windows seen at least this often in the training rows")
+ap.add_argument("--windows-out", metavar="FILE", help="where to write the window scores")
 ap.add_argument("--l2", type=float, default=0.0, metavar="W",
                 help="pull the weights towards the start's with W times their squared distance")
 o = ap.parse_args()
@@ -85,24 +97,11 @@ rows = ~root
 print(f"{int(root.sum())} positions, {int(rows.sum())} candidates")
 
 
-def combo_threat_and_score(m):
-    """The engine's threat class and cell score of the combination with multiset index m (four
-    line classes as base-10 digits), as `pattern::combine` computes them with the built-in
-    weights."""
-    p = [m // 10 ** k % 10 for k in range(4)]
-    n = lambda *cls: sum(x in cls for x in p)
-    fives, flex4, fours, flex3, block3, flex2 = n(9), n(8), n(7, 8), n(6), n(5), n(4)
-    t = (9 if fives else 8 if flex4 or fours >= 2 else 7 if fours == 1 and flex3 else
-         6 if fours == 1 else 5 if flex3 >= 2 else 4 if flex3 == 1 else
-         3 if block3 and flex2 else 2 if block3 or flex2 >= 2 else 1 if any(p) else 0)
-    return t, sum(PATTERN_SCORE[x] for x in p) + THREAT_BONUS[t]
-
-
+# The dump's line numbers of the kept rows, for the --combos and --windows files.
+new_index = np.full(len(keep), -1)
+new_index[np.where(keep)[0]] = np.arange(int(keep.sum()))
 # With --combos, per side the (row, multiset, cells) triples of the kept rows.
 if o.combos:
-    kept_rows = np.where(keep)[0]
-    new_index = np.full(len(keep), -1)
-    new_index[kept_rows] = np.arange(len(kept_rows))
     trip = [([], [], []), ([], [], [])]
     with open(o.combos) as fh:
         for r, line in enumerate(fh):
@@ -134,6 +133,31 @@ if o.combos:
     print(f"combinations: {int((seen > 0).sum())} seen, {int(cfree.sum())} with at least "
           f"{o.min_cells} training cells fitted")
 
+# With --windows, per side the (row, window, count) triples of the kept rows.
+if o.windows:
+    dt = np.dtype([("l", "<u4"), ("w", "<u2"), ("s", "<u2"), ("k", "<u2")])
+    parts, offset = [], 0
+    for f in o.windows.split(","):
+        a = np.fromfile(f, dtype=dt)
+        assert a["k"][-1] == 0, f"{f}: no closing record"
+        parts.append((a["l"][:-1].astype(np.int64) + offset, a["w"][:-1], a["s"][:-1],
+                      a["k"][:-1].astype(float)))
+        offset += int(a["l"][-1])
+    assert offset == len(keep), f"the window files hold {offset} lines, the dump {len(keep)}"
+    L, Wi, S, Kc = (np.concatenate([p[i] for p in parts]) for i in range(4))
+    j = new_index[L]
+    ok = j >= 0
+    WR = [(j[ok & (S == side)], Wi[ok & (S == side)].astype(np.int64), Kc[ok & (S == side)])
+          for side in (0, 1)]
+    del L, Wi, S, Kc, j, ok, parts
+    train_rows = test == 0
+    wseen = np.zeros(65536)
+    for rr_, ww, kk in WR:
+        np.add.at(wseen, ww[train_rows[rr_]], kk[train_rows[rr_]])
+    wfree = wseen >= o.wmin
+    print(f"windows: {int((wseen > 0).sum())} seen, {int(wfree.sum())} with at least "
+          f"{o.wmin} training cells fitted; {sum(len(r[0]) for r in WR)} entries")
+
 # The network file: `K inputs hidden`, W1 (inputs x hidden), b1, w2, b2, a, lin.
 with open(o.start) as fh:
     lines = fh.read().split("\n")
@@ -159,6 +183,8 @@ if o.patterns:
           f"{np.mean(np.abs(np.clip((1.25 * s_me - npat[1] @ P['wp'] - cls[1] @ P['bt']) / 4 + flags @ P['ind'], -20000, 20000) - base) <= 2) * 100:.1f} %")
 if o.combos:
     P["corr"] = np.zeros(10000)
+if o.windows:
+    P["win"] = np.zeros(65536)
 P0 = {k: v.copy() for k, v in P.items()}
 
 
@@ -178,8 +204,12 @@ def inputs():
         b = np.clip((1.25 * sm - so) / 4 + flags @ P["ind"], -20000, 20000)
     else:
         sm, so, b = me[:, 9], op[:, 9], base
-    if o.combos:
-        cm, co = combo_sums()
+    if o.combos or o.windows:
+        cm, co = combo_sums() if o.combos else (0, 0)
+        if o.windows:
+            wm, wo = (np.bincount(r_, weights=k_ * P["win"][w_], minlength=len(base))
+                      for r_, w_, k_ in WR)
+            cm, co = cm + wm, co + wo
         sm, so = sm + cm, so + co
         b = np.clip(b + np.trunc((1.25 * cm - co) / 4), -20000, 20000)
     return b, sm, so, np.column_stack([b / K, np.log1p(me[:, :9]), np.log1p(op[:, :9]), sm / 1000,
@@ -247,7 +277,7 @@ def evaluate(grad=False):
     gh = np.outer(gz, P["w2"]) * (hid > 0)
     G.update({"W1": X.T @ gh, "b1": gh.sum(0), "w2": hid.T @ gz, "b2": np.array([gz.sum()]),
               "a": np.array([gz @ X[:, 0]]), "lin": X.T @ gz})
-    if o.patterns or o.combos:
+    if o.patterns or o.combos or o.windows:
         # Back through the network's inputs to the static value and the score sums.
         gx = np.outer(gz, P["lin"]) + gh @ P["W1"].T
         gx[:, 0] += P["a"][0] * gz
@@ -264,8 +294,12 @@ def evaluate(grad=False):
             G["corr"] = sum(np.bincount(m_, weights=k_ * g[r_], minlength=10000)
                             for (r_, m_, k_), g in zip(CR, (gsm, gso))) * cfree
             G["corr"] += 2 * o.cl2 * P["corr"] * cfree
+        if o.windows:
+            G["win"] = sum(np.bincount(w_, weights=k_ * g[r_], minlength=65536)
+                           for (r_, w_, k_), g in zip(WR, (gsm, gso))) * wfree
+            G["win"] += 2 * o.wl2 * P["win"] * wfree
     for k in G:
-        if k not in ("logT", "corr"):
+        if k not in ("logT", "corr", "win"):
             G[k] = G[k] + 2 * o.l2 * (P[k] - P0[k])
     return stats, G
 
@@ -309,7 +343,8 @@ adam = Adam({"logT": 0.05})
 for _ in range(150):
     adam.step(evaluate(grad=True)[1])
 show(f"start, temperature fitted (T = {np.exp(P['logT'][0]):.0f})", evaluate())
-adam = Adam({k: o.plr if k in ("wp", "bt", "ind") else o.clr if k == "corr" else o.lr for k in P})
+adam = Adam({k: o.plr if k in ("wp", "bt", "ind") else o.clr if k == "corr" else
+             o.wlr if k == "win" else o.lr for k in P})
 for t in range(1, o.steps + 1):
     adam.step(evaluate(grad=True)[1])
     if o.patterns:  # the engine takes no negative pattern weight
@@ -331,6 +366,16 @@ if o.combos:
         write_combos(o.combos_out, c)
     if o.combos_merged:
         write_combos(o.combos_merged, c + cbuilt)
+if o.windows:
+    wv = np.round(P["win"]).astype(int)
+    big = np.argsort(-np.abs(wv))[:12]
+    show_w = lambda w: "".join("_XO|"[(w >> (2 * n)) & 3] for n in range(4)) + "C" + "".join(
+        "_XO|"[(w >> (2 * n)) & 3] for n in range(4, 8))
+    print("largest window scores: " + ", ".join(f"{show_w(w)} {wv[w]:+d}" for w in big))
+    if o.windows_out:
+        with open(o.windows_out, "w") as fh:
+            for w in np.nonzero(wv)[0]:
+                fh.write(f"{w} {wv[w]}\n")
 with open(o.out, "w") as fh:
     fh.write(f"{K:g} {nin} {nh}\n")
     for arr in [P["W1"].ravel(), P["b1"], P["w2"], P["b2"], P["a"], P["lin"]]:
