@@ -42,6 +42,18 @@ fn main() -> anyhow::Result<()> {
             Err(e) => eprintln!("pbrain-rensa: RENSA_NET {path:?}: {e}; ignored"),
         }
     }
+    // Developers' experiment: a move-ordering policy from `RENSA_POLICY=FILE`.
+    if let Ok(path) = std::env::var("RENSA_POLICY") {
+        match std::fs::read_to_string(&path)
+            .map_err(|e| e.to_string())
+            .and_then(|t| rensa::search::policy::Policy::parse(&t))
+        {
+            Ok(p) => {
+                rensa::search::policy::set_policy(p);
+            }
+            Err(e) => eprintln!("pbrain-rensa: RENSA_POLICY {path:?}: {e}; ignored"),
+        }
+    }
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("bench") => {

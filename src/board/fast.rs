@@ -639,6 +639,13 @@ impl FastBoard {
         Pattern::from_byte(self.state[i].pats[c.index()][d])
     }
 
+    /// The combo-table index of the four line classes `c` would make at the empty cell `i`
+    /// (see [`pattern::combo_index`]).
+    #[inline]
+    pub fn combo_packed(&self, i: Idx, c: Color) -> usize {
+        self.state[slot(i)].packed[c.index()] as usize
+    }
+
     /// Move-ordering and evaluation score of cell `i` for `c`.
     #[inline]
     pub fn cell_score(&self, i: Idx, c: Color) -> i32 {

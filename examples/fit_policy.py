@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""Fits a move-ordering policy (`rensa::search::policy`) to a stronger player's moves.
+
+    cargo run --release --example dump_policy -- freestyle games.jsonl > policy.csv
+    python3 examples/fit_policy.py policy.csv out.policy --combos-base nets/freestyle.combo
+
+A cell's policy score is a score for the side to move's combination of four line classes there,
+one for the opponent's, one for the pair of threat classes and one each for the distance to the
+last move and to the side to move's own last move. The fit raises the played move's share of a
+softmax over each position's candidates (full-batch Adam, one game in ten held out, as the dump's
+column 2 says). It starts from the engine's cell scores (`--attack` times the side to move's plus
+the opponent's, over `--temp`), and fits only the entries seen at least `--min` times in the
+training rows. It prints, for the engine's static order and for the policy, how often the played
+move is among the first k candidates (training / held out), and writes the policy in
+move-ordering units: the logits times `--scale`. `--colours` fits separate tables for black and
+white to move (renju). Needs numpy.
+"""
+import argparse
+import numpy as np
+
+from combo_score import combo_threat_and_score
+
+NM = 10000  # combination multisets (`pattern::combo_multiset`)
+
+ap = argparse.ArgumentParser()
+ap.add_argument("data", help="`dump_policy` output")
+ap.add_argument("out", help="the policy file to write (`RENSA_POLICY=FILE`)")
+ap.add_argument("--colours", action="store_true", help="separate tables per colour to move")
+ap.add_argument("--combos-base", metavar="FILE",
+                help="the built-in per-combination corrections of the rule (`nets/*.combo`)")
+ap.add_argument("--steps", type=int, default=150)
+ap.add_argument("--lr", type=float, default=0.05)
+ap.add_argument("--l2", type=float, default=1e-4, help="pull on the squared logits")
+ap.add_argument("--min", type=int, default=30, help="fit entries seen at least this often")
+ap.add_argument("--attack", type=float, default=1.5, help="start: the own cell score's weight")
+ap.add_argument("--temp", type=float, default=100.0, help="start: cell-score units per logit")
+ap.add_argument("--scale", type=float, default=150.0, help="move-ordering units per logit")
+o = ap.parse_args()
+
+d = np.loadtxt(o.data, delimiter=",", dtype=np.int64)
+pos, test, rank, played, mo, mp, to, tp, so, sp, dl, do, col = d.T
+if not o.colours:
+    col = np.zeros_like(col)
+NC = 2 if o.colours else 1
+pos = np.cumsum(np.r_[0, np.diff(pos) != 0])  # numbered afresh: dumps may be concatenated
+starts = np.r_[0, np.where(np.diff(pos) != 0)[0] + 1]
+G = len(starts)
+gtest = test[starts] > 0
+pl = played > 0
+print(f"{G} positions, {len(d)} candidates, {int(gtest.sum())} positions held out")
+
+
+def recall(score, name):
+    """How often the played move is among the first k by `score` (ties count against it)."""
+    better = np.bincount(pos, weights=(score > score[pl][pos]).astype(float), minlength=G)
+    print(f"{name}: " + " ".join(
+        f"@{k} {(better < k)[~gtest].mean() * 100:.1f}/{(better < k)[gtest].mean() * 100:.1f}"
+        for k in (1, 2, 3, 5, 8, 12)) + "  (training / held out, %)", flush=True)
+
+
+recall(-rank.astype(float), "engine's static order")
+
+
+cs = np.array([combo_threat_and_score(m)[1] for m in range(NM)], float)
+if o.combos_base:
+    with open(o.combos_base) as fh:
+        for line in fh:
+            if f := line.split():
+                cs[int(f[0])] += int(f[1])
+cs = np.maximum(cs, 0)
+seen_own = np.bincount(mo, minlength=NM) > 0
+mean_own = np.bincount(mo, weights=so, minlength=NM) / np.maximum(np.bincount(mo, minlength=NM), 1)
+print(f"cell scores reproduced: {np.mean(np.abs(cs - mean_own)[seen_own] < 0.5) * 100:.1f} % "
+      "of the combinations seen (with the right --combos-base)")
+
+feats = [mo + col * NM, mp + col * NM, dl + col * 7, do + col * 7,
+         np.minimum(to, 9) * 10 + np.minimum(tp, 9) + col * 100]
+sizes = [NM * NC, NM * NC, 7 * NC, 7 * NC, 100 * NC]
+train = ~gtest[pos]
+free = [np.bincount(f[train], minlength=n) >= o.min for f, n in zip(feats, sizes)]
+P = [np.tile(cs, NC) * o.attack / o.temp, np.tile(cs, NC) / o.temp] + [np.zeros(n) for n in sizes[2:]]
+m1 = [np.zeros_like(p) for p in P]
+m2 = [np.zeros_like(p) for p in P]
+
+
+def softmax_loss(s):
+    e = np.exp(s - np.maximum.reduceat(s, starts)[pos])
+    p = e / np.add.reduceat(e, starts)[pos]
+    ll = -np.log(np.maximum(p[pl], 1e-12))
+    return p, ll[~gtest].mean(), ll[gtest].mean()
+
+
+for t in range(1, o.steps + 1):
+    s = sum(p[f] for p, f in zip(P, feats))
+    p, ltr, lte = softmax_loss(s)
+    if t == 1 or t % 50 == 0:
+        print(f"step {t}: choice loss {ltr:.4f} / {lte:.4f}")
+        recall(s, f"policy, step {t}")
+    g = (p - pl) * train / (~gtest).sum()
+    for k, (f, n) in enumerate(zip(feats, sizes)):
+        gk = (np.bincount(f, weights=g, minlength=n) + 2 * o.l2 * P[k]) * free[k]
+        m1[k] = 0.9 * m1[k] + 0.1 * gk
+        m2[k] = 0.999 * m2[k] + 0.001 * gk * gk
+        P[k] -= o.lr * (m1[k] / (1 - 0.9 ** t)) / (np.sqrt(m2[k] / (1 - 0.999 ** t)) + 1e-8)
+
+s = sum(p[f] for p, f in zip(P, feats))
+recall(s, "policy, end")
+v = lambda k, i: int(round(P[k][i] * o.scale))
+with open(o.out, "w") as fh:
+    for c in range(NC):
+        pre = ("black ", "white ")[c] if NC == 2 else ""
+        for name, k in (("own", 0), ("opp", 1)):
+            for m in range(NM):
+                if x := v(k, c * NM + m):
+                    fh.write(f"{pre}{name} {m} {x}\n")
+        for a in range(10):
+            for b in range(10):
+                if x := v(4, c * 100 + a * 10 + b):
+                    fh.write(f"{pre}threat {a} {b} {x}\n")
+        for dd in range(7):
+            fh.write(f"{pre}last {dd} {v(2, c * 7 + dd)}\n{pre}ownlast {dd} {v(3, c * 7 + dd)}\n")
