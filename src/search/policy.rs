@@ -12,10 +12,11 @@
 //! Built in for 15x15 freestyle (`nets/freestyle.policy`): fitted to 1 434 games of Rapfi
 //! 0.38 classical against itself on 15x15, it puts Rapfi's move among the first 5 candidates in
 //! 68.7 % of the held-out positions (the cell-score order: 61.4 %), among the first 12 in 88.4 %
-//! (79.4 %). Against the same build without it at 300 ms a move (200 games): +51 ± 45. Not
-//! built in where it did not gain: 20x20 freestyle (+35 ± 45 and -60 ± 62 in two runs), renju
-//! with its own policy (per colour, fitted to 657 games of Rapfi: -12 ± 45) and exact five
-//! with the freestyle one (+16 ± 43); fifty-ninth session, docs/measurements.md.
+//! (79.4 %). Against the same build without it at 300 ms a move: +51 ± 45 and +30 ± 46 in two
+//! runs of 200 games, about +40 (+7 to +74) together. Not built in where it did not gain:
+//! 20x20 freestyle (+35 ± 45 and -60 ± 62 in two runs), renju with its own policy (per colour,
+//! fitted to 657 games of Rapfi: -12 ± 45) and exact five with the freestyle one (+16 ± 43);
+//! fifty-ninth session, docs/measurements.md.
 
 use crate::board::pattern::{combo_multiset, COMBOS, COMBO_LEN};
 use crate::types::Rule;
