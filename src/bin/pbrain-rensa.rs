@@ -30,30 +30,14 @@ fn main() -> anyhow::Result<()> {
             Err(e) => eprintln!("pbrain-rensa: RENSA_COMBO {path:?}: {e}; ignored"),
         }
     }
-    // Developers' experiment: an evaluation network from `RENSA_NET=FILE`.
-    if let Ok(path) = std::env::var("RENSA_NET") {
-        match std::fs::read_to_string(&path)
-            .map_err(|e| e.to_string())
-            .and_then(|t| rensa::eval::Net::parse(&t))
-        {
-            Ok(n) => {
-                rensa::eval::set_net(n);
-            }
-            Err(e) => eprintln!("pbrain-rensa: RENSA_NET {path:?}: {e}; ignored"),
-        }
-    }
-    // Developers' experiment: a move-ordering policy from `RENSA_POLICY=FILE`.
-    if let Ok(path) = std::env::var("RENSA_POLICY") {
-        match std::fs::read_to_string(&path)
-            .map_err(|e| e.to_string())
-            .and_then(|t| rensa::search::policy::Policy::parse(&t))
-        {
-            Ok(p) => {
-                rensa::search::policy::set_policy(p);
-            }
-            Err(e) => eprintln!("pbrain-rensa: RENSA_POLICY {path:?}: {e}; ignored"),
-        }
-    }
+    // Developers' experiments: an evaluation network from `RENSA_NET=FILE`, a move-ordering
+    // policy from `RENSA_POLICY=FILE`.
+    load_env_file("RENSA_NET", rensa::eval::Net::parse, rensa::eval::set_net);
+    load_env_file(
+        "RENSA_POLICY",
+        rensa::search::policy::Policy::parse,
+        rensa::search::policy::set_policy,
+    );
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("bench") => {
@@ -90,4 +74,25 @@ fn main() -> anyhow::Result<()> {
 fn load_combo_corrections(path: &str) -> anyhow::Result<Box<[i32; COMBOS]>> {
     rensa::board::pattern::parse_combo_corrections(&std::fs::read_to_string(path)?)
         .map_err(|e| anyhow::anyhow!(e))
+}
+
+/// Reads the file the environment variable `var` names, if set, and installs what `parse` makes
+/// of it; a missing or bad file is said on stderr (even without `RUST_LOG`: a typo would
+/// silently void an experiment) and ignored.
+fn load_env_file<T>(
+    var: &str,
+    parse: impl Fn(&str) -> Result<T, String>,
+    install: impl Fn(T) -> bool,
+) {
+    if let Ok(path) = std::env::var(var) {
+        match std::fs::read_to_string(&path)
+            .map_err(|e| e.to_string())
+            .and_then(|t| parse(&t))
+        {
+            Ok(v) => {
+                install(v);
+            }
+            Err(e) => eprintln!("pbrain-rensa: {var} {path:?}: {e}; ignored"),
+        }
+    }
 }

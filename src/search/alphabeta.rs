@@ -1709,10 +1709,18 @@ impl<'a> Searcher<'a> {
         // per column and per row: a cell is far from a move when its column or its row is,
         // and within two steps when both are, so two lookups per cell answer all six tests.
         // Only the columns and rows of the candidates' rectangle are read.
+        // A policy reads neither (it scores the distances itself).
+        let policy = self.policy;
         let (last, own_last) = (back_xy(0), back_xy(1));
         let (x0, y0, x1, y1) = self.b.near_rect();
-        let cols = axis_masks(x0..=x1, &recent, &near, far_radius, |(x, _)| x);
-        let rows = axis_masks(y0..=y1, &recent, &near, far_radius, |(_, y)| y);
+        let (cols, rows) = if policy.is_some() {
+            ([0; MAX_SIDE], [0; MAX_SIDE])
+        } else {
+            (
+                axis_masks(x0..=x1, &recent, &near, far_radius, |(x, _)| x),
+                axis_masks(y0..=y1, &recent, &near, far_radius, |(_, y)| y),
+            )
+        };
         let c = me.index();
         // On the empty board only the centre; else the empty cells near a stone.
         // (Knob `star=1`) the root's candidates come from the whole 5x5 square: the counts are
@@ -1747,7 +1755,6 @@ impl<'a> Searcher<'a> {
         // With a move-ordering policy (15x15 freestyle, or `RENSA_POLICY`), its score takes the place
         // of the cell scores, the distance scaling and the near-move bonuses; its distances are
         // to the last move and to our own last move.
-        let policy = self.policy;
         let dist = |m: Option<(i32, i32)>, x: i32, y: i32| {
             m.map_or(super::policy::FAR, |(mx, my)| {
                 (x - mx).abs().max((y - my).abs()) as usize
