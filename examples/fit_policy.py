@@ -13,7 +13,9 @@ the opponent's, over `--temp`), and fits only the entries seen at least `--min` 
 training rows. It prints, for the engine's static order and for the policy, how often the played
 move is among the first k candidates (training / held out), and writes the policy in
 move-ordering units: the logits times `--scale`. `--colours` fits separate tables for black and
-white to move (renju). Needs numpy.
+white to move (renju). `--init FILE` starts from a policy file instead (with `--steps 0` it
+only measures that policy on the data, e.g. the built-in one on another rule's or board's games).
+Needs numpy.
 """
 import argparse
 import numpy as np
@@ -35,6 +37,9 @@ ap.add_argument("--min", type=int, default=30, help="fit entries seen at least t
 ap.add_argument("--attack", type=float, default=1.5, help="start: the own cell score's weight")
 ap.add_argument("--temp", type=float, default=100.0, help="start: cell-score units per logit")
 ap.add_argument("--scale", type=float, default=150.0, help="move-ordering units per logit")
+ap.add_argument("--init", metavar="FILE",
+                help="start from this policy file (read with --scale) instead of the cell scores; "
+                     "with --steps 0 it only measures the file on the data")
 o = ap.parse_args()
 
 d = np.loadtxt(o.data, delimiter=",", dtype=np.int64)
@@ -79,6 +84,22 @@ sizes = [NM * NC, NM * NC, 7 * NC, 7 * NC, 100 * NC]
 train = ~gtest[pos]
 free = [np.bincount(f[train], minlength=n) >= o.min for f, n in zip(feats, sizes)]
 P = [np.tile(cs, NC) * o.attack / o.temp, np.tile(cs, NC) / o.temp] + [np.zeros(n) for n in sizes[2:]]
+if o.init:
+    P = [np.zeros(n) for n in sizes]
+    kinds = {"own": 0, "opp": 1, "last": 2, "ownlast": 3, "threat": 4}
+    with open(o.init) as fh:
+        for line in fh:
+            f = line.split("#")[0].split()
+            if not f:
+                continue
+            cols = list(range(NC))  # a line without a colour holds for both
+            if f[0] in ("black", "white"):
+                cols = [("black", "white").index(f[0])] if NC == 2 else [0]
+                f = f[1:]
+            k = kinds[f[0]]
+            i = int(f[1]) * 10 + int(f[2]) if k == 4 else int(f[1])
+            for c in cols:
+                P[k][c * sizes[k] // NC + i] = int(f[-1]) / o.scale
 m1 = [np.zeros_like(p) for p in P]
 m2 = [np.zeros_like(p) for p in P]
 
@@ -104,6 +125,7 @@ for t in range(1, o.steps + 1):
         P[k] -= o.lr * (m1[k] / (1 - 0.9 ** t)) / (np.sqrt(m2[k] / (1 - 0.999 ** t)) + 1e-8)
 
 s = sum(p[f] for p, f in zip(P, feats))
+print("end: choice loss {1:.4f} / {2:.4f}".format(*softmax_loss(s)))
 recall(s, "policy, end")
 v = lambda k, i: int(round(P[k][i] * o.scale))
 with open(o.out, "w") as fh:

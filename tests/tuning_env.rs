@@ -76,6 +76,7 @@ fn bench_with(var: &str, value: &std::ffi::OsStr) -> (String, String) {
         .env_remove("RUST_LOG")
         .env_remove("RENSA_NET")
         .env_remove("RENSA_COMBO")
+        .env_remove("RENSA_POLICY")
         .env(var, value)
         .output()
         .expect("run bench");
@@ -153,6 +154,11 @@ fn evaluation_weights_from_the_environment() {
         // The twenty-second session's: the freestyle evaluation network's share.
         "netpct=0",
         "netpct=100",
+        // The sixtieth session's: reductions and pruning by the move-ordering policy's score (the
+        // bench has 15x15 freestyle positions, where the policy is built in).
+        "polr=450",
+        "polrl=150",
+        "polp=300",
     ] {
         assert_ne!(bench(knob), default, "{knob}");
     }
@@ -160,7 +166,7 @@ fn evaluation_weights_from_the_environment() {
         bench(
             "limit=12,rfp=100,lmp=3,lmrlog=18,lastb=100,cmb=150,svct=0,rfoul=1,rfz=0,lmrq=4,\
              lmrfrom=3,far=2,farr=4,ordatk=0,mcp=0,hgrav=0,ttse=0,iid=0,asp=60,avg=0,star=0,ttmate=0,\
-             se=0,sem=20,semc=0,ownb=100,cutr=0,netpct=50"
+             se=0,sem=20,semc=0,ownb=100,cutr=0,netpct=50,pol=1,polr=0,polrl=0,polp=0"
         ),
         default,
         "an explicit default changes nothing"

@@ -281,6 +281,17 @@ pub struct Tuning {
     pub counter_bonus: i32,
     /// (Experiment, knob `cutr`) extra late-move reduction at expected cut nodes.
     pub cut_reduction: i32,
+    /// (Experiment, knob `polr`; 0 = off) with a move-ordering policy, a reduced late move is
+    /// reduced one more ply for every this many ordering units its score lies below the node's
+    /// best-scored move (up to two more plies).
+    pub policy_reduce: i32,
+    /// (Experiment, knob `polrl`; 0 = off) with a policy, a reduced late move whose ordering
+    /// score is within this many units of the node's best is reduced one ply less.
+    pub policy_keep: i32,
+    /// (Experiment, knob `polp`; 0 = off) with a policy, at non-PV nodes of depth 4 or less a
+    /// move other than a four whose ordering score lies more than this many units per ply of
+    /// depth below the node's best is skipped (once two moves have been searched).
+    pub policy_prune: i32,
     /// Interior VCT (0 = off): nodes with at least this remaining depth whose side to move can
     /// make a three or a four look for a win by continuous threats (knobs `vctn`: node cap,
     /// `vctt`: threes, `vctdepth`: attacker moves).
@@ -434,6 +445,9 @@ impl Tuning {
         own_last_bonus: OWN_LAST_MOVE_BONUS,
         counter_bonus: COUNTER_MOVE_BONUS,
         cut_reduction: 0,
+        policy_reduce: 0,
+        policy_keep: 0,
+        policy_prune: 0,
         order_bonus: ORDER_BONUS,
         indicators: crate::eval::INDICATORS,
         net_pct: crate::eval::NET_SHARE_PCT,
@@ -534,6 +548,9 @@ impl Tuning {
                 "ownb" => t.own_last_bonus = n.clamp(-10_000, 10_000) as i32,
                 "cmb" => t.counter_bonus = n.clamp(-10_000, 10_000) as i32,
                 "cutr" => t.cut_reduction = n.clamp(0, 10) as i32,
+                "polr" => t.policy_reduce = n.clamp(0, 1_000_000) as i32,
+                "polrl" => t.policy_keep = n.clamp(0, 1_000_000) as i32,
+                "polp" => t.policy_prune = n.clamp(0, 1_000_000) as i32,
                 "netpct" => t.net_pct = n.clamp(0, 100) as i32,
                 "netshift" => t.net_shift = n != 0,
                 "nethome" => t.net_home = n.clamp(0, 64) as u8,
@@ -617,6 +634,12 @@ impl Ranked {
     #[inline(always)]
     fn cell(self) -> Idx {
         !(self.0 as u32) as Idx
+    }
+
+    /// The move's ordering score.
+    #[inline(always)]
+    fn score(self) -> i32 {
+        (self.0 >> 32) as i32
     }
 }
 
@@ -1258,6 +1281,8 @@ impl<'a> Searcher<'a> {
         let mut best_move = None;
         let mut searched = 0usize;
         let mut pending = staged;
+        // The best ordering score below the hash move's (for the policy's reductions).
+        let mut top = None;
         for n in 0.. {
             if pending && n == 1 {
                 // The hash move did not cut off: the rest, ordered as if generated first.
@@ -1270,6 +1295,10 @@ impl<'a> Searcher<'a> {
             // Lazy selection: most nodes cut off after a few moves, so sorting all is wasted.
             pick_best(&mut moves, n);
             let m = moves[n].cell();
+            let score = moves[n].score();
+            if top.is_none() && score != i32::MAX {
+                top = Some(score);
+            }
             if (root && self.root_exclude.contains(&m)) || Some(m) == excluded {
                 continue;
             }
@@ -1303,6 +1332,18 @@ impl<'a> Searcher<'a> {
             if futile && searched > 0 && tm < Threat::Flex3 && to < Threat::Flex3 {
                 continue;
             }
+            let prune = self.tuning.policy_prune;
+            if prune > 0
+                && self.policy.is_some()
+                && !pv_node
+                && !forced
+                && searched >= 2
+                && (1..=4).contains(&depth)
+                && tm < Threat::Block4
+                && top.map_or(0, |t: i32| t.saturating_sub(score)) > prune * depth
+            {
+                continue;
+            }
             let new_depth = if forced {
                 depth
             } else {
@@ -1334,6 +1375,16 @@ impl<'a> Searcher<'a> {
                             + (cut as i32) * self.tuning.cut_reduction;
                         if self.tuning.lmr_history_div > 0 {
                             r -= self.history[m][me.index()] / self.tuning.lmr_history_div;
+                        }
+                        if self.policy.is_some() {
+                            let gap = top.map_or(0, |t: i32| t.saturating_sub(score));
+                            let (far, keep) = (self.tuning.policy_reduce, self.tuning.policy_keep);
+                            if far > 0 {
+                                r += (gap / far).clamp(0, 2);
+                            }
+                            if keep > 0 && gap < keep {
+                                r -= 1;
+                            }
                         }
                         r.clamp(1, depth - 1)
                     } else {
