@@ -29,11 +29,11 @@
 #[allow(dead_code)]
 mod fit_common;
 
-use fit_common::{count_columns, for_each_choice};
+use fit_common::{count_columns, for_each_choice, unlimited};
 use rensa::board::fast::FastBoard;
 use rensa::board::pattern;
 use rensa::eval::{evaluate_with, SizeShift, INDICATORS, INITIATIVE_16THS};
-use rensa::search::alphabeta::{Control, Iteration, Searcher};
+use rensa::search::alphabeta::{Iteration, Searcher};
 use rensa::search::tt::Tt;
 use rensa::search::vcf::VcfCache;
 use rensa::{Color, Rule, Value};
@@ -176,12 +176,7 @@ fn main() {
         true,
         true,
         |b, label, test, played| {
-            let control = || Control {
-                stop: &stop,
-                start: std::time::Instant::now(),
-                hard_ms: u64::MAX,
-                max_nodes: u64::MAX,
-            };
+            let control = || unlimited(&stop);
             tt.new_search();
             let all = Searcher::new(b.clone(), &tt, &vcf, control()).root_moves();
             let Some(rank) = all.iter().position(|&m| m == played) else {

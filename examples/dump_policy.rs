@@ -13,10 +13,10 @@
 #[allow(dead_code)]
 mod fit_common;
 
-use fit_common::for_each_choice;
+use fit_common::{for_each_choice, unlimited};
 use rensa::board::fast::{FastBoard, Idx};
 use rensa::board::pattern;
-use rensa::search::alphabeta::{Control, Searcher};
+use rensa::search::alphabeta::Searcher;
 use rensa::search::tt::Tt;
 use rensa::search::vcf::VcfCache;
 use rensa::Rule;
@@ -55,13 +55,7 @@ fn main() {
         true,
         true,
         |b, _label, test, played| {
-            let control = Control {
-                stop: &stop,
-                start: std::time::Instant::now(),
-                hard_ms: u64::MAX,
-                max_nodes: u64::MAX,
-            };
-            let all = Searcher::new(b.clone(), &tt, &vcf, control).root_moves();
+            let all = Searcher::new(b.clone(), &tt, &vcf, unlimited(&stop)).root_moves();
             if all.len() < 2 || !all.contains(&played) {
                 skipped += 1;
                 return;

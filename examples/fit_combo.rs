@@ -28,6 +28,7 @@
 //!
 //! `--search D --cache FILE [--mix L] [--every N]`: fit to the values of searches instead, as
 //! `tune_eval` does (see there).
+#[allow(dead_code)]
 mod fit_common;
 
 use fit_common::{fit_scale, for_each_position, mixed_label, SearchLabels};

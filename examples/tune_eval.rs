@@ -23,6 +23,7 @@
 //! position's label becomes `L` times its game result plus `1 - L` times the win probability of
 //! the search's value (under the scale fitted to the results). The search values are computed
 //! once and kept in `FILE`. `--every N` keeps one position in `N`.
+#[allow(dead_code)]
 mod fit_common;
 
 use fit_common::{fit_scale, for_each_position, mixed_label, SearchLabels};

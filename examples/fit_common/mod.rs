@@ -1,11 +1,25 @@
-//! What the evaluation fitters (`tune_eval`, `fit_combo`) share: their training positions and
-//! the fit of the logistic scale.
+//! What the evaluation fitters (`tune_eval`, `fit_combo`) and the dumps (`dump_choices`,
+//! `dump_policy`, ...) share: their training positions, search limits and the fit of the logistic
+//! scale.
 
 use rensa::board::fast::FastBoard;
 use rensa::board::pattern::Threat;
 use rensa::referee::records::read_records;
+use rensa::search::alphabeta::Control;
 use rensa::Rule;
 use std::collections::HashSet;
+use std::sync::atomic::AtomicBool;
+
+/// Search limits that never stop a search (the dumps' searches are bounded by depth or only
+/// generate moves): no time or node limit, stopped only by `stop`.
+pub fn unlimited(stop: &AtomicBool) -> Control<'_> {
+    Control {
+        stop,
+        start: std::time::Instant::now(),
+        hard_ms: u64::MAX,
+        max_nodes: u64::MAX,
+    }
+}
 
 /// Calls `f(board, label, test)` for every position of the `rule` games in the record files
 /// `paths` whose board's two sides are both in `sizes` (`15..=15`: 15x15 only) that is after
