@@ -159,6 +159,11 @@ fn evaluation_weights_from_the_environment() {
         "polr=450",
         "polrl=150",
         "polp=300",
+        // The sixty-first session's: correction history of the static value.
+        "corr=100",
+        "corr=100,corrw=8",
+        "corr=100,corrk=6",
+        "corr=100,corrleaf=0",
     ] {
         assert_ne!(bench(knob), default, "{knob}");
     }
@@ -166,7 +171,8 @@ fn evaluation_weights_from_the_environment() {
         bench(
             "limit=12,rfp=100,lmp=3,lmrlog=18,lastb=100,cmb=150,svct=0,rfoul=1,rfz=0,lmrq=4,\
              lmrfrom=3,far=2,farr=4,ordatk=0,mcp=0,hgrav=0,ttse=0,iid=0,asp=60,avg=0,star=0,ttmate=0,\
-             se=0,sem=20,semc=0,ownb=100,cutr=0,netpct=50,pol=1,polr=0,polrl=0,polp=0"
+             se=0,sem=20,semc=0,ownb=100,cutr=0,netpct=50,pol=1,polr=0,polrl=0,polp=0,corr=0,\
+             corrw=4,corrk=1,corrleaf=1"
         ),
         default,
         "an explicit default changes nothing"

@@ -376,6 +376,18 @@ pub struct Tuning {
     /// Multi-cut (knob `semc`): when the singular test's search reaches beta without the hash
     /// move, the node fails high at once.
     pub singular_multicut: bool,
+    /// Correction history (knob `corr`, percent; 0 = off): the static value gains this share
+    /// of the running mean of (search value - static value) at earlier nodes of this search
+    /// with the same key (see [`Searcher::corr_slots`]).
+    pub correction_pct: i32,
+    /// The weight of one correction update per ply of depth, in 64ths (knob `corrw`).
+    pub correction_rate: i32,
+    /// Which correction tables are kept and summed (knob `corrk`, a bit mask): 1 by threat
+    /// counts, 2 by threat counts with the counts of smaller threats, 4 by the last move's cell.
+    pub correction_keys: u8,
+    /// Whether the leaves' values are corrected too (knob `corrleaf`, 1), or only the static
+    /// values of the pruning decisions (0).
+    pub correction_leaves: bool,
 }
 
 impl Tuning {
@@ -458,6 +470,10 @@ impl Tuning {
         singular_depth: 0,
         singular_margin: 20,
         singular_multicut: false,
+        correction_pct: 0,
+        correction_rate: 4,
+        correction_keys: 1,
+        correction_leaves: true,
     };
 
     /// The knobs as a search under `rule` uses them: the rule-dependent defaults (`far=2`,
@@ -558,6 +574,10 @@ impl Tuning {
                 "se" => t.singular_depth = n.clamp(0, 100) as i32,
                 "sem" => t.singular_margin = n.clamp(0, 10_000) as i32,
                 "semc" => t.singular_multicut = n != 0,
+                "corr" => t.correction_pct = n.clamp(0, 200) as i32,
+                "corrw" => t.correction_rate = n.clamp(1, 64) as i32,
+                "corrk" => t.correction_keys = n.clamp(1, 7) as u8,
+                "corrleaf" => t.correction_leaves = n != 0,
                 k => {
                     if let Some(j) = k.strip_prefix('i') {
                         let j: usize = j.parse().ok().filter(|j| (1..=16).contains(j))?;
@@ -796,8 +816,20 @@ pub struct Searcher<'a> {
     near_cells: NearList,
     /// The move-ordering policy, if any (see [`Tuning::policy`]).
     policy: Option<&'static super::policy::Policy>,
+    /// The correction history (knob `corr`; empty when off): per [`Searcher::corr_slots`], the
+    /// running mean of (search value - static value) in [`CORR_GRAIN`]ths.
+    corr: Vec<i32>,
     tuning: Tuning,
 }
+
+/// Units of a correction-history entry per unit of value.
+const CORR_GRAIN: i32 = 32;
+/// The largest correction, in units of value.
+const CORR_MAX: i32 = 300;
+/// Entries of one correction table: both colours, 14 bits of threat counts (or any cell).
+const CORR_LEN: usize = 1 << 15;
+/// Correction tables (see [`Tuning::correction_keys`]).
+const CORR_TABLES: usize = 3;
 
 /// Result of one completed iteration.
 #[derive(Clone, Debug)]
@@ -862,6 +894,11 @@ impl<'a> Searcher<'a> {
             policy,
             indicators,
             net,
+            corr: if t.correction_pct > 0 {
+                vec![0; CORR_LEN * CORR_TABLES]
+            } else {
+                Vec::new()
+            },
             tuning: t,
         }
     }
@@ -1103,9 +1140,16 @@ impl<'a> Searcher<'a> {
         // threat a shallow search would misjudge, the static value stands.
         let mut stand: Option<i32> = None;
         self.evals[ply] = None;
+        // (Knob `corr`) the raw static value, for the correction history's update at the end.
+        let mut corr_raw = None;
+        if !self.corr.is_empty() && !root && excluded.is_none() && opp_fives == 0 {
+            let raw = self.static_value();
+            corr_raw = Some(raw);
+            stand = Some(self.corrected(raw));
+        }
         let mut improving = false;
         if self.tuning.eval_average > 0 || self.tuning.improving_rfp || self.tuning.improving_lmp {
-            let v = self.static_value();
+            let v = self.node_value();
             self.evals[ply] = Some(v);
             stand = Some(self.smoothed(v, ply));
             improving = ply >= 2 && self.evals[ply - 2].is_some_and(|e| v > e);
@@ -1131,7 +1175,7 @@ impl<'a> Searcher<'a> {
             && opp_fives == 0
             && self.opponent_quiet()
         {
-            let v = refine(*stand.get_or_insert_with(|| self.static_value()));
+            let v = refine(*stand.get_or_insert_with(|| self.node_value()));
             if v - self.tuning.rfp * rfp_depth >= beta {
                 return v;
             }
@@ -1146,7 +1190,7 @@ impl<'a> Searcher<'a> {
             && opp_fives == 0
             && self.opponent_quiet()
         {
-            let v = *stand.get_or_insert_with(|| self.static_value());
+            let v = *stand.get_or_insert_with(|| self.node_value());
             if v + self.tuning.razor * depth <= alpha {
                 return self.leaf(p, beta, Some(v));
             }
@@ -1245,7 +1289,7 @@ impl<'a> Searcher<'a> {
             return if opp_fives > 0 {
                 -(MATE - p - 2)
             } else {
-                self.static_value()
+                self.node_value()
             };
         }
         let forced = opp_fives > 0;
@@ -1255,7 +1299,7 @@ impl<'a> Searcher<'a> {
             && !forced
             && depth <= self.tuning.fut_depth
             && alpha.abs() < Value::MATE_BOUND.0
-            && stand.unwrap_or_else(|| self.static_value()) + self.tuning.fut * depth <= alpha;
+            && stand.unwrap_or_else(|| self.node_value()) + self.tuning.fut * depth <= alpha;
         let mcp_limit = if self.tuning.move_count_cap > 0 && ply >= 2 && depth > 0 {
             let threats = [
                 Threat::Flex3,
@@ -1468,6 +1512,9 @@ impl<'a> Searcher<'a> {
         } else {
             BOUND_UPPER
         };
+        if let Some(raw) = corr_raw {
+            self.update_correction(raw, best, bound, depth);
+        }
         self.tt
             .store(key, tt::value_to_tt(best, p), best_move, depth, bound);
         best
@@ -1593,6 +1640,87 @@ impl<'a> Searcher<'a> {
         }
     }
 
+    /// The correction-history slots of this position (knob `corr`), one per table (`usize::MAX`
+    /// for a table not in use, see [`Tuning::correction_keys`]). The threat key: the side to
+    /// move, and per colour (own first) its counts of flex threes and blocked fours (up to three
+    /// each) and whether it has a double three, a four-three and a straight four.
+    fn corr_slots(&self) -> [usize; CORR_TABLES] {
+        let me = self.b.side_to_move();
+        let n = |c: Color, t: Threat, most: u32| self.b.count(c, t).min(most) as usize;
+        let sig = |c: Color| {
+            n(c, Threat::Flex3, 3)
+                | n(c, Threat::Block4, 3) << 2
+                | n(c, Threat::Three3, 1) << 4
+                | n(c, Threat::Four3, 1) << 5
+                | n(c, Threat::Flex4, 1) << 6
+        };
+        let threats = me.index() << 14 | sig(me) << 7 | sig(me.opponent());
+        let keys = self.tuning.correction_keys;
+        let small = |c: Color| n(c, Threat::Three2, 3) | n(c, Threat::Two2, 3) << 2;
+        let wide = (threats as u64) << 8 | (small(me) << 4 | small(me.opponent())) as u64;
+        let hashed = (wide.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 49) as usize;
+        let last = self.b.last_move().map_or(0, |m| m * 2 + me.index());
+        [
+            if keys & 1 != 0 { threats } else { usize::MAX },
+            if keys & 2 != 0 {
+                CORR_LEN + (hashed & (CORR_LEN - 1))
+            } else {
+                usize::MAX
+            },
+            if keys & 4 != 0 {
+                2 * CORR_LEN + (last & (CORR_LEN - 1))
+            } else {
+                usize::MAX
+            },
+        ]
+    }
+
+    /// The sum of the correction tables' entries at `slots`, in [`CORR_GRAIN`]ths.
+    fn corr_sum(&self, slots: &[usize; CORR_TABLES]) -> i32 {
+        slots.iter().filter_map(|&i| self.corr.get(i)).sum::<i32>()
+    }
+
+    /// The static value `v` with the correction history's share (knob `corr`) added.
+    fn corrected(&self, v: i32) -> i32 {
+        if self.corr.is_empty() {
+            return v;
+        }
+        let e = self.corr_sum(&self.corr_slots());
+        v + e * self.tuning.correction_pct / (100 * CORR_GRAIN)
+    }
+
+    /// The static value as the search's pruning and leaves use it (corrected, see
+    /// [`Searcher::corrected`]).
+    fn node_value(&self) -> i32 {
+        self.corrected(self.static_value())
+    }
+
+    /// Moves this position's correction-history entries towards `best - raw`, the error of the
+    /// static value `raw` that a search of `depth` plies with result `best` (bound `bound`)
+    /// showed: not for mate values, nor when the bound leaves the error's sign open.
+    fn update_correction(&mut self, raw: i32, best: i32, bound: u8, depth: i32) {
+        let slots = self.corr_slots();
+        let full = raw + self.corr_sum(&slots) / CORR_GRAIN;
+        let known = match bound {
+            BOUND_LOWER => best > full,
+            BOUND_UPPER => best < full,
+            _ => true,
+        };
+        if best.abs() >= Value::MATE_BOUND.0 || !known {
+            return;
+        }
+        let w = (depth.clamp(1, 16) * self.tuning.correction_rate).min(64);
+        let lim = CORR_MAX * CORR_GRAIN;
+        // Each table in use takes its share of the step, so that their sum moves by it.
+        let tables = self.tuning.correction_keys.count_ones() as i32;
+        let step = (best - full) * CORR_GRAIN * w / (64 * tables);
+        for i in slots {
+            if let Some(e) = self.corr.get_mut(i) {
+                *e = (*e + step).clamp(-lim, lim);
+            }
+        }
+    }
+
     /// The static value `v` of the node at `ply` smoothed with its parent's (knob `avg`, see
     /// [`Tuning::eval_average`]); `v` itself when the knob is off or the parent has none.
     fn smoothed(&self, v: i32, ply: usize) -> i32 {
@@ -1660,7 +1788,14 @@ impl<'a> Searcher<'a> {
     /// else the evaluation.
     /// `stand` is the static value (smoothed, knob `avg`) when the caller has it already.
     fn leaf(&mut self, p: i32, beta: i32, stand: Option<i32>) -> i32 {
-        let v = stand.unwrap_or_else(|| self.smoothed(self.static_value(), p as usize));
+        let v = stand.unwrap_or_else(|| {
+            let v = if self.tuning.correction_leaves {
+                self.node_value()
+            } else {
+                self.static_value()
+            };
+            self.smoothed(v, p as usize)
+        });
         let t = &self.tuning;
         if t.leaf_vcf || (t.leaf_vcf_below_beta && v < beta) {
             if let Some(n) = self.node_vcf(LEAF_VCF_DEPTH, self.tuning.leaf_vcf_nodes) {
@@ -1954,6 +2089,56 @@ mod tests {
             }
             assert!(s.excluded.iter().all(Option::is_none), "{knobs}");
             assert_eq!(s.b.ply(), 12, "{knobs}");
+        }
+    }
+
+    #[test]
+    fn correction_history_moves_the_static_value_towards_search_results() {
+        let (tt, vcf, stop) = (Tt::new(1 << 20), VcfCache::new(10), AtomicBool::new(false));
+        // Off by default: no table, the static value unchanged.
+        let s = searcher_for("h8i9", "", &tt, &vcf, &stop);
+        assert!(s.corr.is_empty());
+        assert_eq!(s.node_value(), s.static_value());
+        for keys in ["1", "2", "4", "7"] {
+            let mut s = searcher_for("h8i9", &format!("corr=100,corrk={keys}"), &tt, &vcf, &stop);
+            let raw = s.static_value();
+            assert_eq!(s.node_value(), raw, "corrk={keys}: nothing learnt yet");
+            // Mate values and bounds that leave the error's sign open teach nothing.
+            s.update_correction(raw, MATE - 5, BOUND_EXACT, 8);
+            s.update_correction(raw, raw + 50, BOUND_UPPER, 8);
+            s.update_correction(raw, raw - 50, BOUND_LOWER, 8);
+            assert_eq!(s.node_value(), raw, "corrk={keys}");
+            // Deep results 40 above the static value pull it up, never past them.
+            let mut last = raw;
+            for _ in 0..50 {
+                s.update_correction(raw, raw + 40, BOUND_EXACT, 16);
+                let v = s.node_value();
+                assert!(v >= last && v <= raw + 40, "corrk={keys}: {v} after {last}");
+                last = v;
+            }
+            assert!(last >= raw + 35, "corrk={keys}: {last}");
+            // A huge error is capped per table.
+            for _ in 0..200 {
+                s.update_correction(raw, raw - 5000, BOUND_EXACT, 16);
+            }
+            let tables = keys.parse::<u32>().unwrap().count_ones() as i32;
+            assert!(s.node_value() >= raw - CORR_MAX * tables, "corrk={keys}");
+            // The side to move's entry is not the opponent's.
+            s.b.make(s.b.idx(crate::pos::Pos::new(0, 0)));
+            if keys == "1" {
+                assert_eq!(s.node_value(), s.static_value());
+            }
+        }
+        // Leaves take the correction unless `corrleaf=0`; the pruning's static value always.
+        for (knobs, leaves) in [("corr=100", true), ("corr=100,corrleaf=0", false)] {
+            let mut s = searcher_for("h8i9", knobs, &tt, &vcf, &stop);
+            let raw = s.static_value();
+            for _ in 0..50 {
+                s.update_correction(raw, raw + 40, BOUND_EXACT, 16);
+            }
+            assert!(s.node_value() > raw, "{knobs}");
+            let want = if leaves { s.node_value() } else { raw };
+            assert_eq!(s.leaf(2, MATE, None), want, "{knobs}");
         }
     }
 

@@ -176,6 +176,17 @@ mod tests {
             (16, 50, 3, 2, 2)
         );
         assert!(t.far_scale == 1 && t.leaf_vcf_below_beta);
+        // The sixty-first session's correction history: off by default, clamped when given.
+        let t = Tuning::parse("corr=500,corrw=0,corrk=9").unwrap();
+        assert_eq!(
+            (t.correction_pct, t.correction_rate, t.correction_keys),
+            (200, 1, 7)
+        );
+        assert_eq!(Tuning::DEFAULT.correction_pct, 0);
+        assert!(
+            Tuning::DEFAULT.correction_leaves
+                && !Tuning::parse("corrleaf=0").unwrap().correction_leaves
+        );
         // Rule-dependent defaults resolve per rule; explicit values stay.
         let renju = Tuning::DEFAULT.for_rule(crate::types::Rule::Renju);
         let free = Tuning::DEFAULT.for_rule(crate::types::Rule::Freestyle);
