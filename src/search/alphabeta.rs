@@ -1140,12 +1140,13 @@ impl<'a> Searcher<'a> {
         // threat a shallow search would misjudge, the static value stands.
         let mut stand: Option<i32> = None;
         self.evals[ply] = None;
-        // (Knob `corr`) the raw static value, for the correction history's update at the end.
+        // (Knob `corr`) the raw static value and the correction slots, for the correction
+        // history's update at the end (the board is the same then).
         let mut corr_raw = None;
         if !self.corr.is_empty() && !root && excluded.is_none() && opp_fives == 0 {
-            let raw = self.static_value();
-            corr_raw = Some(raw);
-            stand = Some(self.corrected(raw));
+            let (raw, slots) = (self.static_value(), self.corr_slots());
+            corr_raw = Some((raw, slots));
+            stand = Some(self.corrected_at(raw, &slots));
         }
         let mut improving = false;
         if self.tuning.eval_average > 0 || self.tuning.improving_rfp || self.tuning.improving_lmp {
@@ -1512,8 +1513,8 @@ impl<'a> Searcher<'a> {
         } else {
             BOUND_UPPER
         };
-        if let Some(raw) = corr_raw {
-            self.update_correction(raw, best, bound, depth);
+        if let Some((raw, slots)) = corr_raw {
+            self.update_correction_at(&slots, raw, best, bound, depth);
         }
         self.tt
             .store(key, tt::value_to_tt(best, p), best_move, depth, bound);
@@ -1656,23 +1657,21 @@ impl<'a> Searcher<'a> {
         };
         let threats = me.index() << 14 | sig(me) << 7 | sig(me.opponent());
         let keys = self.tuning.correction_keys;
-        let small = |c: Color| n(c, Threat::Three2, 3) | n(c, Threat::Two2, 3) << 2;
-        let wide = (threats as u64) << 8 | (small(me) << 4 | small(me.opponent())) as u64;
-        let hashed = (wide.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 49) as usize;
-        let last = self.b.last_move().map_or(0, |m| m * 2 + me.index());
-        [
-            if keys & 1 != 0 { threats } else { usize::MAX },
-            if keys & 2 != 0 {
-                CORR_LEN + (hashed & (CORR_LEN - 1))
-            } else {
-                usize::MAX
-            },
-            if keys & 4 != 0 {
-                2 * CORR_LEN + (last & (CORR_LEN - 1))
-            } else {
-                usize::MAX
-            },
-        ]
+        let mut slots = [usize::MAX; CORR_TABLES];
+        if keys & 1 != 0 {
+            slots[0] = threats;
+        }
+        if keys & 2 != 0 {
+            let small = |c: Color| n(c, Threat::Three2, 3) | n(c, Threat::Two2, 3) << 2;
+            let wide = (threats as u64) << 8 | (small(me) << 4 | small(me.opponent())) as u64;
+            let hashed = (wide.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 49) as usize;
+            slots[1] = CORR_LEN + (hashed & (CORR_LEN - 1));
+        }
+        if keys & 4 != 0 {
+            let last = self.b.last_move().map_or(0, |m| m * 2 + me.index());
+            slots[2] = 2 * CORR_LEN + (last & (CORR_LEN - 1));
+        }
+        slots
     }
 
     /// The sum of the correction tables' entries at `slots`, in [`CORR_GRAIN`]ths.
@@ -1685,8 +1684,12 @@ impl<'a> Searcher<'a> {
         if self.corr.is_empty() {
             return v;
         }
-        let e = self.corr_sum(&self.corr_slots());
-        v + e * self.tuning.correction_pct / (100 * CORR_GRAIN)
+        self.corrected_at(v, &self.corr_slots())
+    }
+
+    /// [`Searcher::corrected`] with this position's correction slots already known.
+    fn corrected_at(&self, v: i32, slots: &[usize; CORR_TABLES]) -> i32 {
+        v + self.corr_sum(slots) * self.tuning.correction_pct / (100 * CORR_GRAIN)
     }
 
     /// The static value as the search's pruning and leaves use it (corrected, see
@@ -1695,12 +1698,25 @@ impl<'a> Searcher<'a> {
         self.corrected(self.static_value())
     }
 
-    /// Moves this position's correction-history entries towards `best - raw`, the error of the
-    /// static value `raw` that a search of `depth` plies with result `best` (bound `bound`)
-    /// showed: not for mate values, nor when the bound leaves the error's sign open.
+    /// [`Searcher::update_correction_at`] at this position's slots (for tests).
+    #[cfg(test)]
     fn update_correction(&mut self, raw: i32, best: i32, bound: u8, depth: i32) {
-        let slots = self.corr_slots();
-        let full = raw + self.corr_sum(&slots) / CORR_GRAIN;
+        self.update_correction_at(&self.corr_slots(), raw, best, bound, depth);
+    }
+
+    /// Moves the correction-history entries at `slots` (this position's) towards
+    /// `best - raw`, the error of the static value `raw` that a search of `depth` plies with
+    /// result `best` (bound `bound`) showed: not for mate values, nor when the bound leaves the
+    /// error's sign open.
+    fn update_correction_at(
+        &mut self,
+        slots: &[usize; CORR_TABLES],
+        raw: i32,
+        best: i32,
+        bound: u8,
+        depth: i32,
+    ) {
+        let full = raw + self.corr_sum(slots) / CORR_GRAIN;
         let known = match bound {
             BOUND_LOWER => best > full,
             BOUND_UPPER => best < full,
@@ -1714,7 +1730,7 @@ impl<'a> Searcher<'a> {
         // Each table in use takes its share of the step, so that their sum moves by it.
         let tables = self.tuning.correction_keys.count_ones() as i32;
         let step = (best - full) * CORR_GRAIN * w / (64 * tables);
-        for i in slots {
+        for &i in slots {
             if let Some(e) = self.corr.get_mut(i) {
                 *e = (*e + step).clamp(-lim, lim);
             }
