@@ -83,7 +83,19 @@ fn match_of_fake_engines_writes_records_and_logs() {
     let records = std::fs::read_to_string(out.join("games.jsonl")).unwrap();
     assert_eq!(records.lines().count(), 4);
     assert_eq!(count_files(&out.join("logs")), 4);
-    assert!(out.join("results.txt").exists());
+    // Below the results, each engine's thinking time, in stdout and results.txt alike.
+    assert!(stdout.contains("clock (ms), engine"), "{stdout}");
+    let results = std::fs::read_to_string(out.join("results.txt")).unwrap();
+    let clock: Vec<&str> = results
+        .lines()
+        .skip_while(|l| !l.starts_with("clock (ms)"))
+        .skip(1)
+        .collect();
+    assert_eq!(clock.len(), 2, "{results}");
+    for line in clock {
+        let longest: u64 = line.split_whitespace().nth(4).unwrap().parse().unwrap();
+        assert!(longest < 10_000, "{line}");
+    }
     let log = std::fs::read_to_string(out.join("logs/game-000000.log")).unwrap();
     assert!(log.contains("> START 15"), "{log}");
     assert!(log.contains("> INFO timeout_turn 500"), "{log}");
@@ -404,7 +416,7 @@ fn swap2_match_runs_from_the_command_line() {
     assert!(errors.is_empty() && records.len() == 4, "{errors:?}");
     assert!(records
         .iter()
-        .all(|r| r.opening.is_empty() && r.moves.len() >= 4));
+        .all(|r| r.opening.is_empty() && r.moves.len() >= 4 && r.swap2_moves >= 3));
     let _ = std::fs::remove_dir_all(&out);
 }
 

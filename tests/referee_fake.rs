@@ -334,6 +334,14 @@ fn swap2_games_are_played_and_judged() {
         );
         assert!(r.opening.is_empty());
         assert!(r.moves.len() >= 4, "{r:?}");
+        // Three stones, then one or two more, then perhaps white's stone: all swap2 stones.
+        assert!((3..=6).contains(&r.swap2_moves), "{r:?}");
+        assert!(r.swap2_moves <= r.moves.len(), "{r:?}");
+        assert_eq!(
+            r.timed_moves().count(),
+            r.moves.len() - r.swap2_moves,
+            "{r:?}"
+        );
         let mut names = [r.black.clone(), r.white.clone()];
         names.sort();
         assert_eq!(names, ["p".to_string(), "q".to_string()]);
@@ -353,6 +361,7 @@ fn bad_swap2_answer_is_illegal() {
     );
     assert_eq!(r.reason, EndReason::Illegal, "{r:?}");
     assert_eq!(r.winner_name(), Some("q"));
+    assert_eq!(r.swap2_moves, r.moves.len(), "{r:?}");
     assert!(r.detail.contains("swap2"), "{}", r.detail);
     // The detail quotes the answer as the engine wrote it, not as a Rust debug dump.
     assert!(r.detail.contains("answer: '"), "{}", r.detail);

@@ -393,8 +393,8 @@ pub fn play_game(
         opening.iter().map(|p| p.to_string()).collect::<Vec<_>>()
     ));
     let mut moves = Vec::new();
-    let mut black_slot = 0usize;
-    let result = table.run(&mut game, &mut moves, &mut black_slot);
+    let (mut black_slot, mut swap2_moves) = (0usize, 0usize);
+    let result = table.run(&mut game, &mut moves, &mut black_slot, &mut swap2_moves);
     let slot_color = |slot: usize| {
         if slot == black_slot {
             Color::Black
@@ -434,6 +434,7 @@ pub fn play_game(
         height: settings.height,
         opening,
         moves,
+        swap2_moves,
         winner,
         reason,
         detail,
@@ -500,11 +501,15 @@ impl Table<'_, '_> {
         game: &mut Game,
         moves: &mut Vec<MoveRecord>,
         black_slot: &mut usize,
+        swap2_moves: &mut usize,
     ) -> Result<(), Stop> {
         self.start(0)?;
         self.start(1)?;
         if self.settings.swap2 {
-            *black_slot = self.swap2(game, moves)?;
+            // Every stone placed so far is a swap2 stone, whether or not the phase completed.
+            let chosen = self.swap2(game, moves);
+            *swap2_moves = moves.len();
+            *black_slot = chosen?;
         }
         while !game.is_over() {
             let color = game.side_to_move();

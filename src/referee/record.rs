@@ -80,6 +80,10 @@ pub struct GameRecord {
     pub opening: Vec<Pos>,
     /// Moves played by the engines after the opening (including, for swap2, the stones they chose).
     pub moves: Vec<MoveRecord>,
+    /// How many of `moves`, from the first, the engines placed in the swap2 opening phase (0
+    /// without swap2). Each of the other moves was played by the side to move: black when the
+    /// stones before it are even in number.
+    pub swap2_moves: usize,
     /// `None` for a draw.
     pub winner: Option<Color>,
     pub reason: EndReason,
@@ -106,6 +110,23 @@ impl GameRecord {
             Some(w) if w == name => 1.0,
             Some(_) => 0.0,
         })
+    }
+
+    /// The engine name and thinking time of each move after the opening phase (the swap2
+    /// stones, whose answers the engines shared out differently, are left out).
+    pub fn timed_moves(&self) -> impl Iterator<Item = (&str, u64)> + '_ {
+        self.moves
+            .iter()
+            .enumerate()
+            .skip(self.swap2_moves)
+            .map(move |(i, m)| {
+                let name = if (self.opening.len() + i).is_multiple_of(2) {
+                    self.black.as_str()
+                } else {
+                    self.white.as_str()
+                };
+                (name, m.time_ms)
+            })
     }
 
     /// All stones in board order: opening first, then the engines' moves.

@@ -11,8 +11,9 @@
 //! `opening` holds `[x, y]` stones (black first), `moves` holds `[x, y, time_ms]` for the engines'
 //! moves after the opening, `move_count` is the number of stones on the board at the end
 //! (opening + moves), `result` is `1-0` (black won), `0-1` (white won) or `1/2-1/2`, `winner` is
-//! `black`, `white` or `null`. Unknown fields are ignored when reading, so later versions may add
-//! fields.
+//! `black`, `white` or `null`. A game that began with swap2 also has `"swap2_moves":N`, the number
+//! of leading `moves` the engines placed in the swap2 phase (the field is absent, and read as 0,
+//! otherwise). Unknown fields are ignored when reading, so later versions may add fields.
 
 use super::record::{EndReason, GameRecord, MoveRecord};
 use crate::pos::{Pos, MAX_SIDE, MIN_SIDE};
@@ -32,11 +33,18 @@ struct JsonRecord {
     height: usize,
     opening: Vec<(u8, u8)>,
     moves: Vec<(u8, u8, u64)>,
+    /// How many of `moves` were placed in the swap2 phase; written only when not 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    swap2_moves: usize,
     move_count: usize,
     result: String,
     winner: Option<String>,
     reason: String,
     detail: String,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// The result string of a game: `1-0`, `0-1` or `1/2-1/2`.
@@ -65,6 +73,7 @@ pub fn to_json_line(r: &GameRecord) -> String {
             .iter()
             .map(|m| (m.pos.x, m.pos.y, m.time_ms))
             .collect(),
+        swap2_moves: r.swap2_moves,
         move_count: r.opening.len() + r.moves.len(),
         result: result_text(r.winner).to_string(),
         winner: r.winner.map(|c| c.to_string()),
@@ -133,6 +142,13 @@ pub fn parse_json_line(line: &str) -> Result<GameRecord, String> {
     }
     let reason =
         EndReason::parse(&j.reason).ok_or_else(|| format!("unknown reason '{}'", j.reason))?;
+    if j.swap2_moves > moves.len() {
+        return Err(format!(
+            "swap2_moves {} but {} moves recorded",
+            j.swap2_moves,
+            moves.len()
+        ));
+    }
     if j.move_count != opening.len() + moves.len() {
         return Err(format!(
             "move_count {} but {} stones recorded",
@@ -150,6 +166,7 @@ pub fn parse_json_line(line: &str) -> Result<GameRecord, String> {
         height: j.height,
         opening,
         moves,
+        swap2_moves: j.swap2_moves,
         winner,
         reason,
         detail: j.detail,
@@ -200,6 +217,7 @@ mod tests {
                     time_ms: 0,
                 },
             ],
+            swap2_moves: 0,
             winner: Some(Color::White),
             reason: EndReason::Forbidden,
             detail: "black played 6,8: double three\nsecond line".to_string(),
@@ -225,6 +243,11 @@ mod tests {
         ] {
             assert!(line.contains(part), "{part} missing in {line}");
         }
+        // Without swap2 the field is left out; with it, it is written.
+        assert!(!line.contains("swap2_moves"), "{line}");
+        let mut s = sample();
+        s.swap2_moves = 2;
+        assert!(to_json_line(&s).contains(r#""swap2_moves":2"#));
     }
 
     #[test]
@@ -239,6 +262,9 @@ mod tests {
         };
         r.width = 20;
         r.height = 17;
+        r.swap2_moves = 1;
+        assert_eq!(parse_json_line(&to_json_line(&r)).unwrap(), r);
+        r.swap2_moves = 0;
         r.moves.clear();
         assert_eq!(parse_json_line(&to_json_line(&r)).unwrap(), r);
         assert!(to_json_line(&r).contains(r#""result":"1/2-1/2""#));
@@ -257,6 +283,7 @@ mod tests {
             good.replace(r#""rule_value":4"#, r#""rule_value":0"#),
             good.replace(r#""rule":"renju""#, r#""rule":"chess""#),
             good.replace(r#""move_count":5"#, r#""move_count":6"#),
+            good.replace(r#""move_count":5"#, r#""swap2_moves":3,"move_count":5"#),
             good.replace("[0,14,0]", "[0,15,0]"),
             good.replace("[0,14,0]", "[0,300,0]"),
             good.replace(r#""width":15"#, r#""width":4"#),

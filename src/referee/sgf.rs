@@ -131,6 +131,7 @@ mod tests {
                     time_ms: 5,
                 },
             ],
+            swap2_moves: 0,
             winner: Some(Color::Black),
             reason: EndReason::Five,
             detail: "black made five".to_string(),

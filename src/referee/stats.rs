@@ -561,6 +561,74 @@ pub fn results_table(records: &[GameRecord]) -> String {
         by_colour(Color::White),
         draws
     );
+    out.push_str(&clock_table(records));
+    out
+}
+
+/// The nearest-rank `q`-quantile (`0 < q <= 1`) of the sorted, non-empty `v`: the smallest value
+/// with at least a fraction `q` of the values at or below it (for `q = 0.5`, the lower median).
+fn quantile(v: &[u64], q: f64) -> u64 {
+    let rank = (q * v.len() as f64).ceil() as usize;
+    v[rank.clamp(1, v.len()) - 1]
+}
+
+/// Per engine, how long it thought: its moves after the opening phase (see
+/// [`GameRecord::timed_moves`]), their median, 90th percentile and longest time, and its total
+/// thinking time per game (median and longest over the games it played). Empty when no game
+/// has such a move, so a table of results without moves stays as it was.
+pub fn clock_table(records: &[GameRecord]) -> String {
+    // Per engine in order of first appearance: its move times and its totals per game.
+    let mut per_engine: Vec<(&str, Vec<u64>, Vec<u64>)> = Vec::new();
+    for g in records {
+        let mut at = [0usize; 2];
+        for (side, name) in [g.black.as_str(), g.white.as_str()].into_iter().enumerate() {
+            at[side] = match per_engine.iter().position(|e| e.0 == name) {
+                Some(i) => i,
+                None => {
+                    per_engine.push((name, Vec::new(), Vec::new()));
+                    per_engine.len() - 1
+                }
+            };
+        }
+        let mut totals = [0u64; 2];
+        for (name, ms) in g.timed_moves() {
+            let side = (name != g.black) as usize;
+            totals[side] += ms;
+            per_engine[at[side]].1.push(ms);
+        }
+        for side in 0..2 {
+            per_engine[at[side]].2.push(totals[side]);
+        }
+    }
+    per_engine.retain(|e| !e.1.is_empty());
+    if per_engine.is_empty() {
+        return String::new();
+    }
+    let mut out = format!(
+        "{:<32} {:>6} {:>12} {:>9} {:>13} {:>12} {:>13}\n",
+        "clock (ms), engine",
+        "moves",
+        "median move",
+        "90% move",
+        "longest move",
+        "median game",
+        "longest game"
+    );
+    for (name, mut moves, mut games) in per_engine {
+        moves.sort_unstable();
+        games.sort_unstable();
+        let _ = writeln!(
+            out,
+            "{:<32} {:>6} {:>12} {:>9} {:>13} {:>12} {:>13}",
+            name,
+            moves.len(),
+            quantile(&moves, 0.5),
+            quantile(&moves, 0.9),
+            moves[moves.len() - 1],
+            quantile(&games, 0.5),
+            games[games.len() - 1]
+        );
+    }
     out
 }
 
@@ -568,6 +636,7 @@ pub fn results_table(records: &[GameRecord]) -> String {
 mod tests {
     use super::*;
     use crate::pos::Pos;
+    use crate::referee::record::MoveRecord;
     use crate::types::Rule;
 
     fn close(a: f64, b: f64, tol: f64) -> bool {
@@ -595,6 +664,7 @@ mod tests {
             height: 15,
             opening: vec![Pos::new(7, 7)],
             moves: vec![],
+            swap2_moves: 0,
             winner,
             reason: if winner.is_none() {
                 EndReason::Draw
@@ -942,6 +1012,56 @@ mod tests {
             only_one.contains("+inf") && only_one.contains("trinomial"),
             "{only_one}"
         );
+    }
+
+    /// A game of `a` (black) and `b` after a one-stone opening, the moves alternating white,
+    /// black, ... with the given times.
+    fn timed_game(index: usize, black: &str, white: &str, times: &[u64]) -> GameRecord {
+        let mut g = game(index, black, white, Some(Color::White));
+        g.moves = times
+            .iter()
+            .enumerate()
+            .map(|(i, &ms)| MoveRecord {
+                pos: Pos::new(i as u8, 0),
+                time_ms: ms,
+            })
+            .collect();
+        g
+    }
+
+    #[test]
+    fn clock_table_sums_each_engines_moves() {
+        // Game 0: white (b) moves first after the one-stone opening: b 100, a 10, b 300, a 20.
+        // Game 1 (colours swapped): white (a) 40, b 200, a 30.
+        let records = vec![
+            timed_game(0, "a", "b", &[100, 10, 300, 20]),
+            timed_game(1, "b", "a", &[40, 200, 30]),
+        ];
+        let table = results_table(&records);
+        let row = |name: &str| -> Vec<u64> {
+            let line = table
+                .lines()
+                .skip_while(|l| !l.starts_with("clock (ms)"))
+                .find(|l| l.split_whitespace().next() == Some(name))
+                .unwrap_or_else(|| panic!("no clock row for {name} in\n{table}"));
+            line.split_whitespace()
+                .skip(1)
+                .map(|w| w.parse().unwrap())
+                .collect()
+        };
+        // a: moves 10 20 40 30 -> sorted 10 20 30 40; games 30 and 70.
+        assert_eq!(row("a"), vec![4, 20, 40, 40, 30, 70]);
+        // b: moves 100 300 200 -> median 200, 90 % 300; games 400 and 200.
+        assert_eq!(row("b"), vec![3, 200, 300, 300, 200, 400]);
+
+        // Swap2 stones are left out: in this game the first two moves were swap2 stones.
+        let mut s = timed_game(2, "a", "b", &[5000, 0, 7, 8]);
+        s.swap2_moves = 2;
+        let only: Vec<_> = s.timed_moves().collect();
+        assert_eq!(only, vec![("b", 7), ("a", 8)]);
+        // No timed moves at all: no clock section.
+        assert!(!results_table(&[game(0, "a", "b", None)]).contains("clock"));
+        assert_eq!(clock_table(&[]), "");
     }
 
     /// The plain-text suite `testdata/elo_cases.txt`: values computed independently (Python).
