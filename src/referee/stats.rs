@@ -1,5 +1,6 @@
 //! Match statistics: Elo estimates with 95 % error bars, likelihood of superiority, the sequential
-//! probability ratio test (SPRT) and the human-readable results table.
+//! probability ratio test (SPRT) and the human-readable results table (with each engine's
+//! thinking time).
 //!
 //! Pure functions over counts and [`GameRecord`]s: no I/O, no state. Every function is total:
 //! degenerate inputs (no games, all wins, no variance) give infinite or neutral values, never NaN
@@ -494,7 +495,8 @@ fn reasons_text(first: &Tally) -> String {
 /// named first, in order of first appearance), then one row per engine against the field. Columns:
 /// games, W-D-L, score % (over all games), Elo ± 95 % error (pentanomial when complete pairs exist), LOS, and the
 /// game ends by reason, split by who suffered them (`timeout 2-0` = the first engine lost two games
-/// on time, the second none; `draw n` counts draws).
+/// on time, the second none; `draw n` counts draws). Below them, the games won by each colour,
+/// then each engine's thinking time ([`clock_table`]).
 pub fn results_table(records: &[GameRecord]) -> String {
     // Engines and pairs in order of first appearance, so the table is stable.
     let mut engines: Vec<&str> = Vec::new();
