@@ -388,6 +388,15 @@ pub struct Tuning {
     /// Whether the leaves' values are corrected too (knob `corrleaf`, 1), or only the static
     /// values of the pruning decisions (0).
     pub correction_leaves: bool,
+    /// ProbCut (knob `pc`: margin in centi-stones, 0 = off): at a non-PV node of depth at least
+    /// `pcdepth`, a search `pcr` plies shallower that reaches `beta + pc` ends the node.
+    pub probcut: i32,
+    /// The smallest depth ProbCut tries (knob `pcdepth`).
+    pub probcut_depth: i32,
+    /// How many plies shallower ProbCut's search is (knob `pcr`).
+    pub probcut_reduction: i32,
+    /// Whether ProbCut is tried only where the static value reaches beta (knob `pcs`).
+    pub probcut_static: bool,
 }
 
 impl Tuning {
@@ -474,6 +483,10 @@ impl Tuning {
         correction_rate: 4,
         correction_keys: 1,
         correction_leaves: true,
+        probcut: 0,
+        probcut_depth: 5,
+        probcut_reduction: 4,
+        probcut_static: false,
     };
 
     /// The knobs as a search under `rule` uses them: the rule-dependent defaults (`far=2`,
@@ -578,6 +591,10 @@ impl Tuning {
                 "corrw" => t.correction_rate = n.clamp(1, 64) as i32,
                 "corrk" => t.correction_keys = n.clamp(1, 7) as u8,
                 "corrleaf" => t.correction_leaves = n != 0,
+                "pc" => t.probcut = n.clamp(0, 100_000) as i32,
+                "pcdepth" => t.probcut_depth = n.clamp(2, 100) as i32,
+                "pcr" => t.probcut_reduction = n.clamp(1, 10) as i32,
+                "pcs" => t.probcut_static = n != 0,
                 k => {
                     if let Some(j) = k.strip_prefix('i') {
                         let j: usize = j.parse().ok().filter(|j| (1..=16).contains(j))?;
@@ -1220,6 +1237,35 @@ impl<'a> Searcher<'a> {
             }
             if v >= beta {
                 return if v >= Value::MATE_BOUND.0 { beta } else { v };
+            }
+        }
+
+        // Step 5d'. (Knob `pc`) ProbCut: a shallower search far above beta ends the node,
+        // unless the table already holds a deep enough bound below that.
+        let pc = self.tuning.probcut;
+        if pc > 0
+            && prune
+            && opp_fives == 0
+            && depth >= self.tuning.probcut_depth
+            && beta.abs() < Value::MATE_BOUND.0 - pc
+            && (!self.tuning.probcut_static
+                || *stand.get_or_insert_with(|| self.node_value()) >= beta)
+        {
+            let rbeta = beta + pc;
+            let pc_depth = depth - self.tuning.probcut_reduction;
+            let known_below = matches!(tt_bound,
+                Some((v, bound, d)) if d >= pc_depth && bound & BOUND_UPPER != 0 && v < rbeta);
+            if !known_below {
+                let saved = self.evals[ply];
+                let v = self.search(pc_depth, rbeta - 1, rbeta, ply, cut);
+                self.evals[ply] = saved;
+                self.pv[ply].clear();
+                if self.aborted {
+                    return 0;
+                }
+                if v >= rbeta && v < Value::MATE_BOUND.0 {
+                    return v - pc;
+                }
             }
         }
 
@@ -2106,6 +2152,39 @@ mod tests {
             assert!(s.excluded.iter().all(Option::is_none), "{knobs}");
             assert_eq!(s.b.ply(), 12, "{knobs}");
         }
+    }
+
+    #[test]
+    fn probcut_cuts_nodes_and_keeps_the_board_and_wins() {
+        // An opening without threats: with a small margin from depth 3, ProbCut's shallower
+        // searches end nodes, so the tree differs from the default one, and every search leaves
+        // the board as it found it with a legal best move.
+        let moves = "h8i9i7g9";
+        let nodes = |knobs: &str| {
+            let (tt, vcf, stop) = (Tt::new(1 << 20), VcfCache::new(10), AtomicBool::new(false));
+            let mut s = searcher_for(moves, knobs, &tt, &vcf, &stop);
+            let mut prev = None;
+            for depth in 1..=9 {
+                let it = s.iterate(depth, prev).unwrap();
+                assert!(s.b.is_empty(it.pv[0]), "{knobs}");
+                prev = Some(it.value);
+            }
+            assert_eq!(s.b.ply(), 4, "{knobs}");
+            s.nodes
+        };
+        let base = nodes("");
+        for knobs in ["pc=50,pcdepth=3,pcr=2", "pc=50,pcdepth=3,pcr=2,pcs=1"] {
+            assert_ne!(nodes(knobs), base, "{knobs}");
+        }
+        // A forced win is still found and played: g8 makes black's straight four.
+        let (tt, vcf, stop) = (Tt::new(1 << 20), VcfCache::new(10), AtomicBool::new(false));
+        let mut s = searcher_for("h8l8i8a1j8a3", "pc=50,pcdepth=2,pcr=1", &tt, &vcf, &stop);
+        let g8 = s.b.idx(crate::pos::Pos::new(6, 7));
+        let mut prev = None;
+        for depth in 1..=5 {
+            prev = Some(s.iterate(depth, prev).unwrap().value);
+        }
+        assert_eq!((prev, s.pv[0][0]), (Some(MATE - 3), g8));
     }
 
     #[test]
