@@ -2097,6 +2097,18 @@ mod tests {
         s
     }
 
+    /// Runs `s`'s iterations 1 to `depth`, checking that each one's best move is an empty cell;
+    /// returns the last value.
+    fn deepen(s: &mut Searcher, depth: i32, knobs: &str) -> i32 {
+        let mut prev = None;
+        for d in 1..=depth {
+            let it = s.iterate(d, prev).unwrap();
+            assert!(s.b.is_empty(it.pv[0]), "{knobs}");
+            prev = Some(it.value);
+        }
+        prev.unwrap_or_else(|| unreachable!("depth 1 or more"))
+    }
+
     #[test]
     fn long_searches_switch_to_their_own_reductions() {
         let (tt, vcf, stop) = (Tt::new(1 << 20), VcfCache::new(10), AtomicBool::new(false));
@@ -2143,12 +2155,7 @@ mod tests {
         let moves = "h8i9i7g9j8k9h9h7j10k11j9j7";
         for knobs in ["se=2", "se=2,semc=1", "se=3,sem=0"] {
             let mut s = searcher_for(moves, knobs, &tt, &vcf, &stop);
-            let mut prev = None;
-            for depth in 1..=7 {
-                let it = s.iterate(depth, prev).unwrap();
-                assert!(s.b.is_empty(it.pv[0]), "{knobs}");
-                prev = Some(it.value);
-            }
+            deepen(&mut s, 7, knobs);
             assert!(s.excluded.iter().all(Option::is_none), "{knobs}");
             assert_eq!(s.b.ply(), 12, "{knobs}");
         }
@@ -2163,12 +2170,7 @@ mod tests {
         let nodes = |knobs: &str| {
             let (tt, vcf, stop) = (Tt::new(1 << 20), VcfCache::new(10), AtomicBool::new(false));
             let mut s = searcher_for(moves, knobs, &tt, &vcf, &stop);
-            let mut prev = None;
-            for depth in 1..=9 {
-                let it = s.iterate(depth, prev).unwrap();
-                assert!(s.b.is_empty(it.pv[0]), "{knobs}");
-                prev = Some(it.value);
-            }
+            deepen(&mut s, 9, knobs);
             assert_eq!(s.b.ply(), 4, "{knobs}");
             s.nodes
         };
@@ -2178,13 +2180,11 @@ mod tests {
         }
         // A forced win is still found and played: g8 makes black's straight four.
         let (tt, vcf, stop) = (Tt::new(1 << 20), VcfCache::new(10), AtomicBool::new(false));
-        let mut s = searcher_for("h8l8i8a1j8a3", "pc=50,pcdepth=2,pcr=1", &tt, &vcf, &stop);
+        let knobs = "pc=50,pcdepth=2,pcr=1";
+        let mut s = searcher_for("h8l8i8a1j8a3", knobs, &tt, &vcf, &stop);
         let g8 = s.b.idx(crate::pos::Pos::new(6, 7));
-        let mut prev = None;
-        for depth in 1..=5 {
-            prev = Some(s.iterate(depth, prev).unwrap().value);
-        }
-        assert_eq!((prev, s.pv[0][0]), (Some(MATE - 3), g8));
+        let v = deepen(&mut s, 5, knobs);
+        assert_eq!((v, s.pv[0][0]), (MATE - 3, g8));
     }
 
     #[test]
