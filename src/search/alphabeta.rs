@@ -131,6 +131,11 @@ pub const OWN_LAST_MOVE_BONUS: i32 = 100;
 pub const ASPIRATION_WINDOW: i32 = 60;
 /// Largest history entry when history has a malus (see [`Tuning::history_malus`]).
 pub const HISTORY_MAX: i32 = 4096;
+/// The continuation history's reach (knob `cont`): cells within this many steps (both ways)
+/// of the opponent's last move.
+const CONT_REACH: i32 = 4;
+/// Continuation-history entries per last move and colour: the square of [`CONT_REACH`].
+const CONT_SQUARE: usize = ((2 * CONT_REACH + 1) * (2 * CONT_REACH + 1)) as usize;
 
 /// Search knobs, for A/B matches (`examples/selfplay.rs`). Production code uses the defaults;
 /// an experiment sets them per thread with [`set_tuning`] before calling `think`.
@@ -397,6 +402,13 @@ pub struct Tuning {
     pub probcut_reduction: i32,
     /// Whether ProbCut is tried only where the static value reaches beta (knob `pcs`).
     pub probcut_static: bool,
+    /// Continuation history (knob `cont`: the largest ordering bonus, 0 = off): per colour,
+    /// opponent's last move and cell within [`CONT_REACH`] steps of it, how often a move there
+    /// refuted that last move (see [`Searcher::cont_slot`]); a move's ordering score gains its
+    /// entry times `cont` / [`HISTORY_MAX`].
+    pub cont: i32,
+    /// Whether the moves searched before a cutoff lose continuation history (knob `contm`).
+    pub cont_malus: bool,
 }
 
 impl Tuning {
@@ -487,6 +499,8 @@ impl Tuning {
         probcut_depth: 5,
         probcut_reduction: 4,
         probcut_static: false,
+        cont: 0,
+        cont_malus: false,
     };
 
     /// The knobs as a search under `rule` uses them: the rule-dependent defaults (`far=2`,
@@ -595,6 +609,8 @@ impl Tuning {
                 "pcdepth" => t.probcut_depth = n.clamp(2, 100) as i32,
                 "pcr" => t.probcut_reduction = n.clamp(1, 10) as i32,
                 "pcs" => t.probcut_static = n != 0,
+                "cont" => t.cont = n.clamp(0, 10_000) as i32,
+                "contm" => t.cont_malus = n != 0,
                 k => {
                     if let Some(j) = k.strip_prefix('i') {
                         let j: usize = j.parse().ok().filter(|j| (1..=16).contains(j))?;
@@ -827,8 +843,11 @@ pub struct Searcher<'a> {
     /// Per node on the stack that searched its hash move before generating its other moves and
     /// has not generated them yet: the length of `history_log` when it started.
     staged: Vec<usize>,
-    /// History changes (cell, colour, old, new) made while some node is in `staged`.
+    /// History changes (cell, colour, old, new) made while some node is in `staged`; a colour
+    /// of 2 is a continuation-history slot in place of a cell.
     history_log: Vec<(u32, u8, i32, i32)>,
+    /// The continuation history (knob `cont`; empty when off), see [`Searcher::cont_slot`].
+    cont: Vec<i32>,
     /// Scratch list of the move generator (see [`FastBoard::near_empty_cells`]).
     near_cells: NearList,
     /// The move-ordering policy, if any (see [`Tuning::policy`]).
@@ -847,6 +866,20 @@ const CORR_MAX: i32 = 300;
 const CORR_LEN: usize = 1 << 15;
 /// Correction tables (see [`Tuning::correction_keys`]).
 const CORR_TABLES: usize = 3;
+
+/// The entry of `history` or `cont` a history-log entry's cell and colour name (colour 2: the
+/// continuation-history slot `i`).
+fn history_entry<'h>(
+    history: &'h mut [[i32; 2]],
+    cont: &'h mut [i32],
+    i: u32,
+    c: u8,
+) -> &'h mut i32 {
+    match c {
+        2 => &mut cont[i as usize],
+        _ => &mut history[i as usize][c as usize],
+    }
+}
 
 /// Result of one completed iteration.
 #[derive(Clone, Debug)]
@@ -907,6 +940,11 @@ impl<'a> Searcher<'a> {
             root_depth: 0,
             staged: Vec::with_capacity(MAX_PLY + 1),
             history_log: Vec::new(),
+            cont: if t.cont > 0 {
+                vec![0; cells * CONT_SQUARE * 2]
+            } else {
+                Vec::new()
+            },
             near_cells: near_list(),
             policy,
             indicators,
@@ -1532,6 +1570,14 @@ impl<'a> Searcher<'a> {
                                     self.change_history(q, c, |h| Self::history_update(h, -bonus));
                                 }
                             }
+                            if let Some(last) = self.cont_last().filter(|_| self.tuning.cont > 0) {
+                                self.change_cont(last, m, c, bonus);
+                                if self.tuning.cont_malus {
+                                    for q in moves[..n].iter().map(|m| m.cell()) {
+                                        self.change_cont(last, q, c, -bonus);
+                                    }
+                                }
+                            }
                         }
                         break;
                     }
@@ -1621,11 +1667,11 @@ impl<'a> Searcher<'a> {
     ) {
         let mark = *self.staged.last().expect("a staged node");
         for &(i, c, old, _) in self.history_log[mark..].iter().rev() {
-            self.history[i as usize][c as usize] = old;
+            *history_entry(&mut self.history, &mut self.cont, i, c) = old;
         }
         self.generate(out, opp_fives, ply, tt_move, pv_node);
         for &(i, c, _, new) in &self.history_log[mark..] {
-            self.history[i as usize][c as usize] = new;
+            *history_entry(&mut self.history, &mut self.cont, i, c) = new;
         }
         self.end_staged();
         // The hash move (scored `i32::MAX`) back in front.
@@ -1650,6 +1696,38 @@ impl<'a> Searcher<'a> {
         f(h);
         if !self.staged.is_empty() {
             self.history_log.push((i as u32, c as u8, old, *h));
+        }
+    }
+
+    /// The continuation-history slot of a move to `m` by colour index `c` after the last move
+    /// `last` (board columns and rows), or `None` when `m` is beyond [`CONT_REACH`] of it.
+    #[inline]
+    fn cont_slot(last: (Idx, i32, i32), m: (i32, i32), c: usize) -> Option<usize> {
+        let (dx, dy) = (m.0 - last.1 + CONT_REACH, m.1 - last.2 + CONT_REACH);
+        let side = 2 * CONT_REACH + 1;
+        ((0..side).contains(&dx) && (0..side).contains(&dy))
+            .then(|| (last.0 * CONT_SQUARE + (dy * side + dx) as usize) * 2 + c)
+    }
+
+    /// The last move's cell, column and row, for [`Searcher::cont_slot`].
+    fn cont_last(&self) -> Option<(Idx, i32, i32)> {
+        self.b.last_move().map(|l| {
+            let p = self.b.pos(l);
+            (l, p.x as i32, p.y as i32)
+        })
+    }
+
+    /// Moves the continuation-history entry of the move `m` by colour index `c` by `bonus`
+    /// (towards +-[`HISTORY_MAX`]), logged as [`Searcher::change_history`] does.
+    fn change_cont(&mut self, last: (Idx, i32, i32), m: Idx, c: usize, bonus: i32) {
+        let p = self.b.pos(m);
+        if let Some(slot) = Self::cont_slot(last, (p.x as i32, p.y as i32), c) {
+            let h = &mut self.cont[slot];
+            let old = *h;
+            Self::history_update(h, bonus);
+            if !self.staged.is_empty() {
+                self.history_log.push((slot as u32, 2, old, *h));
+            }
         }
     }
 
@@ -2000,6 +2078,14 @@ impl<'a> Searcher<'a> {
             }
         }
         let (b, history, extra) = (&self.b, &self.history, &self.order_extra);
+        // (Knob `cont`) the continuation history after the opponent's last move.
+        let cont_weight = t.cont;
+        let cont_last = if cont_weight > 0 {
+            self.cont_last()
+        } else {
+            None
+        };
+        let cont = &self.cont;
         // With a move-ordering policy (15x15 freestyle, or `RENSA_POLICY`), its score takes the place
         // of the cell scores, the distance scaling and the near-move bonuses; its distances are
         // to the last move and to our own last move.
@@ -2047,6 +2133,9 @@ impl<'a> Searcher<'a> {
                 h.clamp(-1000, 1000) / 8
             };
             s += extra.get(i).copied().unwrap_or(0);
+            if let Some(slot) = cont_last.and_then(|l| Self::cont_slot(l, (x, y), c)) {
+                s += cont[slot] * cont_weight / HISTORY_MAX;
+            }
             if Some(i) == tt_move {
                 s = i32::MAX;
             }
@@ -2184,6 +2273,50 @@ mod tests {
         let mut s = searcher_for("h8l8i8a1j8a3", knobs, &tt, &vcf, &stop);
         let g8 = s.b.idx(crate::pos::Pos::new(6, 7));
         let v = deepen(&mut s, 5, knobs);
+        assert_eq!((v, s.pv[0][0]), (MATE - 3, g8));
+    }
+
+    #[test]
+    fn continuation_history_learns_refutations_of_the_last_move() {
+        // The slots: one per colour and cell of the square around the last move, none beyond.
+        let (tt, vcf, stop) = (Tt::new(1 << 20), VcfCache::new(10), AtomicBool::new(false));
+        let s = searcher_for("h8", "cont=300", &tt, &vcf, &stop);
+        let last = s.cont_last().unwrap();
+        assert_eq!((last.1, last.2), (7, 7));
+        let mut slots = std::collections::HashSet::new();
+        for (x, y) in (0..15).flat_map(|x| (0..15).map(move |y| (x, y))) {
+            for c in 0..2 {
+                let slot = Searcher::cont_slot(last, (x, y), c);
+                let within = (x - 7i32).abs() <= CONT_REACH && (y - 7i32).abs() <= CONT_REACH;
+                assert_eq!(slot.is_some(), within, "{x},{y}");
+                if let Some(slot) = slot {
+                    assert!(slot < s.cont.len() && slots.insert(slot), "{x},{y}");
+                }
+            }
+        }
+        assert_eq!(slots.len(), 2 * CONT_SQUARE);
+        // Off by default: no table. On, a middle game's search learns entries within their
+        // bounds, changes the tree and leaves the board as it found it.
+        let moves = "h8i9i7g9j8k9h9h7j10k11j9j7";
+        let nodes = |knobs: &str| {
+            let (tt, vcf, stop) = (Tt::new(1 << 20), VcfCache::new(10), AtomicBool::new(false));
+            let mut s = searcher_for(moves, knobs, &tt, &vcf, &stop);
+            deepen(&mut s, 8, knobs);
+            assert_eq!(s.b.ply(), 12, "{knobs}");
+            assert_eq!(s.cont.is_empty(), knobs.is_empty(), "{knobs}");
+            assert!(knobs.is_empty() || s.cont.iter().any(|&h| h > 0), "{knobs}");
+            assert!(s.cont.iter().all(|h| h.abs() <= HISTORY_MAX), "{knobs}");
+            assert!(s.history_log.is_empty() && s.staged.is_empty(), "{knobs}");
+            s.nodes
+        };
+        let base = nodes("");
+        for knobs in ["cont=300", "cont=300,contm=1"] {
+            assert_ne!(nodes(knobs), base, "{knobs}");
+        }
+        // A forced win is still found and played: g8 makes black's straight four.
+        let mut s = searcher_for("h8l8i8a1j8a3", "cont=1000,contm=1", &tt, &vcf, &stop);
+        let g8 = s.b.idx(crate::pos::Pos::new(6, 7));
+        let v = deepen(&mut s, 5, "cont=1000,contm=1");
         assert_eq!((v, s.pv[0][0]), (MATE - 3, g8));
     }
 
