@@ -2198,6 +2198,29 @@ mod tests {
         prev.unwrap_or_else(|| unreachable!("depth 1 or more"))
     }
 
+    /// Searches `moves` iteration by iteration to `depth` with the knobs `knobs` and a fresh
+    /// table, checks that the board is as it was, runs `check` on the searcher and returns the
+    /// nodes searched.
+    fn nodes_to_depth(moves: &str, depth: i32, knobs: &str, check: impl Fn(&Searcher)) -> u64 {
+        let (tt, vcf, stop) = (Tt::new(1 << 20), VcfCache::new(10), AtomicBool::new(false));
+        let mut s = searcher_for(moves, knobs, &tt, &vcf, &stop);
+        let ply = s.b.ply();
+        deepen(&mut s, depth, knobs);
+        assert_eq!(s.b.ply(), ply, "{knobs}");
+        check(&s);
+        s.nodes
+    }
+
+    /// With the knobs `knobs`, black's straight four at g8 (a forced win) is still found and
+    /// played.
+    fn plays_the_forced_win(knobs: &str) {
+        let (tt, vcf, stop) = (Tt::new(1 << 20), VcfCache::new(10), AtomicBool::new(false));
+        let mut s = searcher_for("h8l8i8a1j8a3", knobs, &tt, &vcf, &stop);
+        let g8 = s.b.idx(crate::pos::Pos::new(6, 7));
+        let v = deepen(&mut s, 5, knobs);
+        assert_eq!((v, s.pv[0][0]), (MATE - 3, g8), "{knobs}");
+    }
+
     #[test]
     fn long_searches_switch_to_their_own_reductions() {
         let (tt, vcf, stop) = (Tt::new(1 << 20), VcfCache::new(10), AtomicBool::new(false));
@@ -2255,25 +2278,12 @@ mod tests {
         // An opening without threats: with a small margin from depth 3, ProbCut's shallower
         // searches end nodes, so the tree differs from the default one, and every search leaves
         // the board as it found it with a legal best move.
-        let moves = "h8i9i7g9";
-        let nodes = |knobs: &str| {
-            let (tt, vcf, stop) = (Tt::new(1 << 20), VcfCache::new(10), AtomicBool::new(false));
-            let mut s = searcher_for(moves, knobs, &tt, &vcf, &stop);
-            deepen(&mut s, 9, knobs);
-            assert_eq!(s.b.ply(), 4, "{knobs}");
-            s.nodes
-        };
+        let nodes = |knobs: &str| nodes_to_depth("h8i9i7g9", 9, knobs, |_| ());
         let base = nodes("");
         for knobs in ["pc=50,pcdepth=3,pcr=2", "pc=50,pcdepth=3,pcr=2,pcs=1"] {
             assert_ne!(nodes(knobs), base, "{knobs}");
         }
-        // A forced win is still found and played: g8 makes black's straight four.
-        let (tt, vcf, stop) = (Tt::new(1 << 20), VcfCache::new(10), AtomicBool::new(false));
-        let knobs = "pc=50,pcdepth=2,pcr=1";
-        let mut s = searcher_for("h8l8i8a1j8a3", knobs, &tt, &vcf, &stop);
-        let g8 = s.b.idx(crate::pos::Pos::new(6, 7));
-        let v = deepen(&mut s, 5, knobs);
-        assert_eq!((v, s.pv[0][0]), (MATE - 3, g8));
+        plays_the_forced_win("pc=50,pcdepth=2,pcr=1");
     }
 
     #[test]
@@ -2297,27 +2307,19 @@ mod tests {
         assert_eq!(slots.len(), 2 * CONT_SQUARE);
         // Off by default: no table. On, a middle game's search learns entries within their
         // bounds, changes the tree and leaves the board as it found it.
-        let moves = "h8i9i7g9j8k9h9h7j10k11j9j7";
         let nodes = |knobs: &str| {
-            let (tt, vcf, stop) = (Tt::new(1 << 20), VcfCache::new(10), AtomicBool::new(false));
-            let mut s = searcher_for(moves, knobs, &tt, &vcf, &stop);
-            deepen(&mut s, 8, knobs);
-            assert_eq!(s.b.ply(), 12, "{knobs}");
-            assert_eq!(s.cont.is_empty(), knobs.is_empty(), "{knobs}");
-            assert!(knobs.is_empty() || s.cont.iter().any(|&h| h > 0), "{knobs}");
-            assert!(s.cont.iter().all(|h| h.abs() <= HISTORY_MAX), "{knobs}");
-            assert!(s.history_log.is_empty() && s.staged.is_empty(), "{knobs}");
-            s.nodes
+            nodes_to_depth("h8i9i7g9j8k9h9h7j10k11j9j7", 8, knobs, |s| {
+                assert_eq!(s.cont.is_empty(), knobs.is_empty(), "{knobs}");
+                assert!(knobs.is_empty() || s.cont.iter().any(|&h| h > 0), "{knobs}");
+                assert!(s.cont.iter().all(|h| h.abs() <= HISTORY_MAX), "{knobs}");
+                assert!(s.history_log.is_empty() && s.staged.is_empty(), "{knobs}");
+            })
         };
         let base = nodes("");
         for knobs in ["cont=300", "cont=300,contm=1"] {
             assert_ne!(nodes(knobs), base, "{knobs}");
         }
-        // A forced win is still found and played: g8 makes black's straight four.
-        let mut s = searcher_for("h8l8i8a1j8a3", "cont=1000,contm=1", &tt, &vcf, &stop);
-        let g8 = s.b.idx(crate::pos::Pos::new(6, 7));
-        let v = deepen(&mut s, 5, "cont=1000,contm=1");
-        assert_eq!((v, s.pv[0][0]), (MATE - 3, g8));
+        plays_the_forced_win("cont=1000,contm=1");
     }
 
     #[test]
