@@ -1570,7 +1570,9 @@ impl<'a> Searcher<'a> {
                                     self.change_history(q, c, |h| Self::history_update(h, -bonus));
                                 }
                             }
-                            if let Some(last) = self.cont_last().filter(|_| self.tuning.cont > 0) {
+                            // (Knob `cont`; the last move's place is only looked up when on.)
+                            let cont_last = (self.tuning.cont > 0).then(|| self.cont_last());
+                            if let Some(last) = cont_last.flatten() {
                                 self.change_cont(last, m, c, bonus);
                                 if self.tuning.cont_malus {
                                     for q in moves[..n].iter().map(|m| m.cell()) {
