@@ -16,6 +16,7 @@ use std::time::Duration;
 enum Mode {
     Random,
     Crash,
+    CrashLeavingChild,
     ExitOnStart,
     Hang,
     Late,
@@ -29,9 +30,10 @@ enum Mode {
     Flood,
 }
 
-const MODES: [(&str, Mode); 13] = [
+const MODES: [(&str, Mode); 14] = [
     ("random", Mode::Random),
     ("crash", Mode::Crash),
+    ("crash-leaving-child", Mode::CrashLeavingChild),
     ("exit-on-start", Mode::ExitOnStart),
     ("hang", Mode::Hang),
     ("late", Mode::Late),
@@ -52,6 +54,8 @@ Usage: rensa-fake-engine [--mode MODE] [--seed N] [--after N] [--sleep-ms N] [--
 Modes (default random):
   random         legal random moves (tracks the board; answers SWAP2BOARD legally)
   crash          exits with status 3 when asked for its move number --after (default 3)
+  crash-leaving-child  as crash, but first starts a process (`sleep`, --sleep-ms) that keeps
+                 its output open (unix)
   exit-on-start  exits as soon as it reads START
   hang           answers START, then never answers a move and ignores END
   late           sleeps --sleep-ms (default 3000) before each move from move --after on
@@ -151,6 +155,12 @@ impl Fake {
         let due = n >= self.o.after;
         match self.o.mode {
             Mode::Crash if due => std::process::exit(3),
+            Mode::CrashLeavingChild if due => {
+                // The child inherits stdout and outlives us: the pipe stays open.
+                let secs = (self.o.sleep_ms / 1000).max(1).to_string();
+                let _ = std::process::Command::new("sleep").arg(secs).spawn();
+                std::process::exit(3)
+            }
             Mode::Hang => loop {
                 std::thread::sleep(Duration::from_secs(3600));
             },

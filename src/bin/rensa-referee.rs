@@ -3,7 +3,8 @@
 //! [`rensa::referee::runner::RunConfig`], run, map the outcome to an exit code.
 //!
 //! Exit codes: 0 done, 1 runtime error (bad opening file, unwritable output, bad game text),
-//! 2 usage error, 130 interrupted by Ctrl-C (records so far are kept; continue with `--resume`).
+//! 2 usage error, 128 + the signal when stopped by SIGINT (Ctrl-C, 130), SIGTERM (143) or SIGHUP
+//! (129) (records so far are kept; continue with `--resume`).
 
 use anyhow::{anyhow, bail, Context};
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
@@ -247,20 +248,27 @@ fn usage(e: anyhow::Error) -> anyhow::Error {
     anyhow::Error::new(UsageError(format!("{e:#}")))
 }
 
+/// The signals that stop a run cleanly: Ctrl-C, `kill`/`timeout`/a CI runner's cancel, and a
+/// closed terminal.
+#[cfg(unix)]
+const STOP_SIGNALS: [libc::c_int; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
+
 #[cfg(unix)]
 fn install_interrupt_handler() {
-    extern "C" fn on_sigint(_: libc::c_int) {
-        rensa::referee::process::request_interrupt();
-        // A second Ctrl-C kills the referee at once.
+    extern "C" fn on_signal(sig: libc::c_int) {
+        rensa::referee::process::request_interrupt(sig);
+        // A second one kills the referee at once.
         // SAFETY: signal(2) is async-signal-safe.
         unsafe {
-            libc::signal(libc::SIGINT, libc::SIG_DFL);
+            libc::signal(sig, libc::SIG_DFL);
         }
     }
-    // SAFETY: the handler only stores to an atomic and resets the disposition, both
-    // async-signal-safe.
-    unsafe {
-        libc::signal(libc::SIGINT, on_sigint as *const () as libc::sighandler_t);
+    for sig in STOP_SIGNALS {
+        // SAFETY: the handler only stores to an atomic and resets the disposition, both
+        // async-signal-safe.
+        unsafe {
+            libc::signal(sig, on_signal as *const () as libc::sighandler_t);
+        }
     }
 }
 
@@ -465,8 +473,16 @@ fn load_openings(
         Some(path) => {
             let text = std::fs::read_to_string(path)
                 .with_context(|| format!("cannot read openings {}", path.display()))?;
-            openings::parse_openings(&text, width, height)
-                .map_err(|e| anyhow!("{}: {e}", path.display()))?
+            let list = openings::parse_openings(&text, width, height)
+                .map_err(|e| anyhow!("{}: {e}", path.display()))?;
+            if list.is_empty() {
+                bail!(
+                    "{} holds no opening (only blank and comment lines); for games from the \
+                     empty board use --no-openings",
+                    path.display()
+                );
+            }
+            list
         }
         None => openings::builtin_openings(rule, width, height),
     };
@@ -681,7 +697,9 @@ fn execute(config: &RunConfig, sprt: Option<Sprt>) -> anyhow::Result<ExitCode> {
             "rensa-referee: interrupted; continue with --resume --out {}",
             out.display()
         );
-        ExitCode::from(130)
+        // The shell's convention: 128 + the signal (130 for Ctrl-C, 143 for SIGTERM).
+        let sig = rensa::referee::process::interrupt_signal().unwrap_or(2);
+        ExitCode::from(128u8.saturating_add(sig.clamp(1, 127) as u8))
     } else {
         ExitCode::SUCCESS
     })
@@ -725,6 +743,11 @@ fn judge(a: JudgeArgs) -> anyhow::Result<ExitCode> {
         None => a.moves.join(" "),
     };
     let moves = parse_moves(&text)?;
+    if moves.is_empty() {
+        bail!(
+            "no moves to judge: give them as arguments (h8 i9 ... or 7,7 8,8 ...) or with --file"
+        );
+    }
     print!("{}", judge_text(&moves, width, height, rule, a.forbidden));
     Ok(ExitCode::SUCCESS)
 }

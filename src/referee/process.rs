@@ -11,7 +11,7 @@
 use std::io::{self, Read, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::mpsc::{
     sync_channel, Receiver, RecvTimeoutError, SyncSender, TryRecvError, TrySendError,
 };
@@ -30,16 +30,24 @@ const WRITE_QUEUE_BATCHES: usize = 16;
 /// Longest single sleep while waiting, so that an interrupt (Ctrl-C) is noticed quickly.
 const POLL_SLICE: Duration = Duration::from_millis(100);
 
-static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+/// The signal number [`request_interrupt`] was given (0: none).
+static INTERRUPTED: AtomicI32 = AtomicI32::new(0);
 
-/// Asks every wait in this process to give up as soon as possible (e.g. from a SIGINT handler).
-pub fn request_interrupt() {
-    INTERRUPTED.store(true, Ordering::SeqCst);
+/// Asks every wait in this process to give up as soon as possible, from the handler of signal
+/// `signal` (SIGINT, SIGTERM or SIGHUP; any positive number). Async-signal-safe: one atomic
+/// store.
+pub fn request_interrupt(signal: i32) {
+    INTERRUPTED.store(signal.max(1), Ordering::SeqCst);
 }
 
 /// Whether [`request_interrupt`] was called.
 pub fn interrupted() -> bool {
-    INTERRUPTED.load(Ordering::SeqCst)
+    INTERRUPTED.load(Ordering::SeqCst) != 0
+}
+
+/// The signal number given to [`request_interrupt`], if it was called.
+pub fn interrupt_signal() -> Option<i32> {
+    Some(INTERRUPTED.load(Ordering::SeqCst)).filter(|&s| s != 0)
 }
 
 /// How to start an engine.
@@ -213,6 +221,9 @@ impl EngineProcess {
         if self.closed {
             return Err(WaitError::Closed);
         }
+        // When the engine was first seen to have exited: a child process of its own may still
+        // hold the pipe open, so the end of output alone does not tell.
+        let mut exited_at: Option<Instant> = None;
         loop {
             if interrupted() {
                 return Err(WaitError::Interrupted);
@@ -237,7 +248,16 @@ impl EngineProcess {
                     self.closed = true;
                     return Err(WaitError::Closed);
                 }
-                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Timeout) => {
+                    // Lines it wrote before exiting have had a whole slice to arrive.
+                    if exited_at.is_some_and(|t| t.elapsed() >= POLL_SLICE) {
+                        self.closed = true;
+                        return Err(WaitError::Closed);
+                    }
+                    if exited_at.is_none() && matches!(self.child.try_wait(), Ok(Some(_))) {
+                        exited_at = Some(Instant::now());
+                    }
+                }
             }
         }
     }

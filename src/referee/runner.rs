@@ -172,6 +172,100 @@ struct Sink {
 pub const RECORDS_FILE: &str = "games.jsonl";
 /// Name of the file keeping the opening shuffle seed inside the output directory.
 pub const SEED_FILE: &str = "seed.txt";
+/// Name of the file describing what the games were played under (see [`run_settings`]).
+pub const SETTINGS_FILE: &str = "settings.txt";
+
+/// The settings that decide how a run's games are played, one per line: the rule, board, opening
+/// phase and draw limit, memory, process handling, and per engine its command, environment,
+/// extra `INFO` lines and clock. `--resume` refuses to add games played under other settings to
+/// a run (the concurrency, the output options and the game count may change).
+pub fn run_settings(config: &RunConfig) -> String {
+    let s = &config.settings;
+    let mut out = format!(
+        "rule {}\nboard {}x{}\nswap2 {}\ndraw after {}\nmax memory {} bytes{}\n\
+         suspend {}\nrestart per game {}\nboard every move {}\n",
+        s.rule.name(),
+        s.width,
+        s.height,
+        s.swap2,
+        s.draw_after
+            .map_or("full board".to_string(), |n| format!("{n} stones")),
+        s.max_memory_bytes,
+        if s.enforce_memory { ", enforced" } else { "" },
+        s.suspend,
+        s.restart_per_game,
+        s.board_every_move,
+    );
+    for e in &config.engines {
+        let c = &e.command;
+        let t = &e.time;
+        out.push_str(&format!(
+            "engine {}: {:?} args {:?} env {:?} info {:?} turn {} ms match {} ms increment {} ms \
+             tolerance {} ms\n",
+            e.name,
+            c.program,
+            c.args,
+            c.env,
+            e.extra_info,
+            t.turn_ms,
+            t.match_ms,
+            t.increment_ms,
+            t.tolerance_ms
+        ));
+    }
+    out
+}
+
+/// Checks that a resumed run has the settings its records were played under: those in the
+/// settings file when the run wrote one, and always each record's rule and board.
+fn check_resume_settings(
+    dir: &Path,
+    config: &RunConfig,
+    records: &[GameRecord],
+) -> Result<(), String> {
+    let s = &config.settings;
+    if let Some(r) = records
+        .iter()
+        .find(|r| (r.rule, r.width, r.height) != (s.rule, s.width, s.height))
+    {
+        return Err(format!(
+            "recorded game {} was played as {} on {}x{}, this run is {} on {}x{}: \
+             resume with the same options, or use another --out",
+            r.game_index,
+            r.rule.name(),
+            r.width,
+            r.height,
+            s.rule.name(),
+            s.width,
+            s.height
+        ));
+    }
+    let path = dir.join(SETTINGS_FILE);
+    let Ok(before) = fs::read_to_string(&path) else {
+        return Ok(());
+    };
+    let now = run_settings(config);
+    let changed: Vec<String> = before
+        .lines()
+        .zip(now.lines())
+        .filter(|(a, b)| a != b)
+        .map(|(a, b)| format!("  was: {a}\n  now: {b}"))
+        .collect();
+    if changed.is_empty() && before.lines().count() == now.lines().count() {
+        return Ok(());
+    }
+    Err(format!(
+        "the run in {} was played under other settings (see {}):\n{}\n\
+         resume with the same options, or use another --out",
+        dir.display(),
+        path.display(),
+        if changed.is_empty() {
+            "  a different number of engines".to_string()
+        } else {
+            changed.join("\n")
+        }
+    ))
+}
 
 impl Sink {
     fn open(dir: Option<&Path>, resume: bool) -> Result<Sink, String> {
@@ -432,7 +526,9 @@ pub fn format_duration(secs: f64) -> String {
 }
 
 enum WorkerMsg {
-    Done(Box<GameRecord>),
+    /// A finished game, and where to say that the worker may take the next one: only after the
+    /// decision hook has seen this record, so that a run it stops plays no game past it.
+    Done(Box<GameRecord>, mpsc::SyncSender<()>),
     Skipped(usize, String),
 }
 
@@ -452,7 +548,9 @@ pub fn run(
             .out_dir
             .as_deref()
             .ok_or("--resume needs the output directory of the run")?;
-        for r in load_records(dir)? {
+        let loaded = load_records(dir)?;
+        check_resume_settings(dir, config, &loaded)?;
+        for r in loaded {
             let Some(s) = full.get(r.game_index) else {
                 return Err(format!(
                     "recorded game {} is not in this schedule (different options?)",
@@ -490,6 +588,14 @@ pub fn run(
         );
     }
     let mut sink = Sink::open(config.out_dir.as_deref(), config.resume)?;
+    if let Some(dir) = &sink.dir {
+        let path = dir.join(SETTINGS_FILE);
+        if !(config.resume && path.exists()) {
+            if let Err(e) = fs::write(&path, run_settings(config)) {
+                log::warn!("cannot write {}: {e}", path.display());
+            }
+        }
+    }
     if let (Some(dir), Some(seed)) = (&sink.dir, config.shuffle_seed) {
         // Kept so that `--resume` can rebuild the same shuffled schedule without `--seed`.
         let _ = fs::write(dir.join(SEED_FILE), format!("{seed}\n"));
@@ -541,7 +647,7 @@ pub fn run(
         progress.show(&records, None);
         for msg in rx.iter() {
             match msg {
-                WorkerMsg::Done(r) => {
+                WorkerMsg::Done(r, go_on) => {
                     sink.write(&r);
                     progress.add(&r, true);
                     records.push(*r);
@@ -551,6 +657,7 @@ pub fn run(
                     if stop_now {
                         stop.store(true, Ordering::SeqCst);
                     }
+                    let _ = go_on.send(());
                     progress.show(&records, records.last());
                 }
                 WorkerMsg::Skipped(i, why) => {
@@ -582,6 +689,7 @@ fn worker(
     tx: mpsc::Sender<WorkerMsg>,
 ) {
     let mut sessions: HashMap<usize, EngineSession> = HashMap::new();
+    let (go_on, may_go_on) = mpsc::sync_channel::<()>(1);
     let sink = Sink {
         dir: out_dir.map(Path::to_path_buf),
         records_file: None,
@@ -603,11 +711,12 @@ fn worker(
         sessions.insert(job.first, first);
         sessions.insert(job.second, second);
         let msg = match result {
-            Ok(r) => WorkerMsg::Done(Box::new(r)),
+            Ok(r) => WorkerMsg::Done(Box::new(r), go_on.clone()),
             Err(GameAbort::BadOpening(why)) => WorkerMsg::Skipped(job.spec.game_index, why),
             Err(GameAbort::Interrupted) => break,
         };
-        if tx.send(msg).is_err() {
+        let done = matches!(msg, WorkerMsg::Done(..));
+        if tx.send(msg).is_err() || (done && may_go_on.recv().is_err()) {
             break;
         }
     }

@@ -563,6 +563,16 @@ pub fn results_table(records: &[GameRecord]) -> String {
         by_colour(Color::White),
         draws
     );
+    for &(a, b) in &matchups {
+        let p = pentanomial_for(records, a, b);
+        if p.pairs() > 0 {
+            let [l, ld, even, wd, w] = p.counts;
+            let _ = writeln!(
+                out,
+                "Pairs {a} vs {b} by {a}'s points (0, 1/2, 1, 3/2, 2): {l}-{ld}-{even}-{wd}-{w}"
+            );
+        }
+    }
     out.push_str(&clock_table(records));
     out
 }
@@ -1007,6 +1017,12 @@ mod tests {
             .expect("greedy row");
         assert!(greedy.contains("2-1-2"), "{greedy}");
         assert!(table.contains("By colour: black won 3, white won 1, draws 1"));
+        // Pair 0-1: rensa won one and lost one (1 point); pair 2-3: lost one, drew one (1/2).
+        assert!(
+            table
+                .contains("Pairs rensa vs greedy by rensa's points (0, 1/2, 1, 3/2, 2): 0-1-1-0-0"),
+            "{table}"
+        );
 
         assert_eq!(results_table(&[]), "Results of 0 games\n");
         let only_one = results_table(&[game(0, "a", "b", Some(Black))]);
