@@ -810,3 +810,48 @@ fn random_input() {
         "too few moves: {counts:?}"
     );
 }
+
+/// Input that arrives faster than the replies are read (here: never, for a while) waits in the
+/// pipe, not in the brain's memory.
+#[cfg(target_os = "linux")]
+#[test]
+fn input_flood_keeps_memory_bounded() {
+    if std::env::var_os("RENSA_BRAIN").is_some() {
+        eprintln!("input flood: skipped for RENSA_BRAIN");
+        return;
+    }
+    let mut child = Command::new(brain())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start the brain");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let mut stdout = child.stdout.take().expect("stdout");
+    // 24 MB of ABOUT lines, each answered with a line nobody reads yet.
+    let writer = std::thread::spawn(move || {
+        let chunk = "ABOUT\n".repeat(100_000);
+        let ok = stdin.write_all(b"START 15\n").is_ok()
+            && (0..40).all(|_| stdin.write_all(chunk.as_bytes()).is_ok());
+        ok && stdin.write_all(b"END\n").is_ok()
+    });
+    std::thread::sleep(Duration::from_secs(3));
+    let status = std::fs::read_to_string(format!("/proc/{}/status", child.id())).unwrap();
+    let peak_kb: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        .expect("VmHWM");
+    // Now read everything: the brain answers all of it and exits after END.
+    let lines = BufReader::new(&mut stdout).lines().count();
+    assert!(
+        writer.join().unwrap(),
+        "the brain stopped reading its input"
+    );
+    assert!(child.wait().unwrap().success());
+    assert_eq!(lines, 1 + 4_000_000, "OK and one name line per ABOUT");
+    assert!(
+        peak_kb < 64 * 1024,
+        "peak resident memory {peak_kb} kB while the replies were not read"
+    );
+}

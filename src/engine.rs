@@ -35,6 +35,10 @@ pub struct Limits {
     /// which the board cannot hold. Without them the search is the usual one; with them it
     /// skips the root's forced-win shortcuts (the threat solvers do not know the marks).
     pub avoid: Vec<Pos>,
+    /// When the request arrived: the search's clock runs from here (`None`: from the start of
+    /// the search). Time spent before the search begins, e.g. waiting for the rule's lookup
+    /// tables that another thread is still building, then counts against the limits.
+    pub started: Option<Instant>,
 }
 
 impl Default for Limits {
@@ -48,6 +52,7 @@ impl Default for Limits {
             strength: 100,
             threads: 1,
             avoid: Vec::new(),
+            started: None,
         }
     }
 }
@@ -142,15 +147,17 @@ impl Engine {
         }
     }
 
-    /// Starts a fresh empty game of the given size under the current rule (and builds the rule's
-    /// lookup tables, if no game has used them yet).
+    /// Starts a fresh empty game of the given size under the current rule (and starts building
+    /// the rule's lookup tables on another thread, if no game has used them yet: the first
+    /// search waits for them, on its own clock).
     pub fn new_game(&mut self, width: usize, height: usize) -> Result<(), BoardError> {
         self.game = Game::new(width, height, self.rule)?;
-        crate::board::fast::prepare_tables(self.rule);
+        crate::board::fast::prepare_tables_soon(self.rule);
         Ok(())
     }
 
-    /// Changes the rule and builds its lookup tables now. The current position is replayed under
+    /// Changes the rule (and starts building its lookup tables on another thread, as
+    /// [`Engine::new_game`] does). The current position is replayed under
     /// the new rule; when that fails (the game would have ended earlier under it, or a move is a
     /// foul), the board is cleared. Returns whether the position was kept.
     pub fn set_rule(&mut self, rule: Rule) -> bool {
@@ -165,7 +172,7 @@ impl Engine {
         let kept = replayed.is_ok();
         self.game = replayed.unwrap_or_else(|_| Game::new(w, h, rule).expect("size was valid"));
         self.clear_hash();
-        crate::board::fast::prepare_tables(rule);
+        crate::board::fast::prepare_tables_soon(rule);
         kept
     }
 
@@ -270,7 +277,8 @@ impl Engine {
         stop: &AtomicBool,
         on_info: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
-        let start = Instant::now();
+        let now = Instant::now();
+        let start = limits.started.filter(|&t| t <= now).unwrap_or(now);
         let moves_to_go = alphabeta::tuning().moves_to_go;
         let budget = search::time::budget_with(limits, self.empty_cells(), moves_to_go);
         let done = |best: Option<Pos>, value: Value, depth: Depth, nodes: u64, pv: Vec<Pos>| {
@@ -709,6 +717,8 @@ impl Engine {
     ) -> Vec<SearchResult> {
         let n = n.clamp(1, 64);
         let mut per = limits.clone();
+        // Each search has its own share of the time, from its own start.
+        per.started = None;
         per.turn_time_ms = limits.turn_time_ms.map(|t| t / n as u64);
         per.time_left_ms = limits.time_left_ms.map(|t| {
             if t >= search::time::UNLIMITED_MS {
@@ -763,6 +773,39 @@ mod tests {
         let k = search::alphabeta::Tuning::parse("rvctrate=100000,rvctn=3000000").unwrap();
         assert_eq!(root_vct_cap(Some(20), u64::MAX, &k), 2_000_000);
         assert_eq!(root_vct_cap(Some(112), u64::MAX, &k), 3_000_000);
+    }
+
+    /// A move's clock runs from when its request arrived: a search whose turn is already used up
+    /// (the request came 30 s ago, 10 s a move) still answers with a legal move, and at once
+    /// instead of after its own 10 s; the same limits from now search, and report a depth.
+    #[test]
+    fn the_clock_runs_from_when_the_request_arrived() {
+        let stop = AtomicBool::new(false);
+        let mut e = Engine::new();
+        e.set_memory_limit(16 << 20);
+        e.new_game(15, 15).unwrap();
+        for p in [Pos::new(7, 7), Pos::new(8, 8), Pos::new(7, 8)] {
+            e.play(p).unwrap();
+        }
+        let limits = |started| Limits {
+            turn_time_ms: Some(10_000),
+            max_depth: Some(6),
+            started,
+            ..Limits::default()
+        };
+        let late = Instant::now().checked_sub(Duration::from_secs(30));
+        let Some(late) = late else { return };
+        let r = e.think(&limits(Some(late)), &stop, &mut |_| {});
+        let best = r.best.expect("a move");
+        assert!(e.game().board().is_empty(best));
+        assert!(r.elapsed_ms >= 30_000, "{}", r.elapsed_ms);
+        assert!(
+            r.depth <= 1,
+            "searched to depth {} with no time left",
+            r.depth
+        );
+        let r = e.think(&limits(None), &stop, &mut |_| {});
+        assert!(r.elapsed_ms < 10_000 && r.depth >= 2, "{r:?}");
     }
 
     /// A search with helpers backs the shared tables with pages of their own before the helpers

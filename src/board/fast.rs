@@ -288,15 +288,32 @@ fn refresh_dir(
 
 /// Builds the lookup tables a board of `rule` reads (per colour, then for pairs of line keys),
 /// which are otherwise built by the first such board: 15-20 ms per rule on a fast machine, once
-/// per process. The protocol builds every rule's tables on a thread of its own at start-up, and
-/// the engine calls it when a game starts or the rule changes (waiting for a table another
-/// thread is building), so that the first move's clock does not pay for them.
+/// per process (a table another thread is building is waited for, not built twice). The
+/// protocol builds every rule's tables on a thread of its own at start-up, and the engine has
+/// them built on another thread when a game starts or the rule changes
+/// ([`prepare_tables_soon`]), so that the first move's clock does not pay for them.
 pub fn prepare_tables(rule: Rule) {
     for c in [Color::Black, Color::White] {
         pattern::table(Sem::of(rule, c));
     }
     pattern::prepare_combos(rule);
     pattern::pair_table(rule);
+}
+
+/// Starts building the tables of `rule` on a thread of its own unless they are built, and
+/// returns at once: a search that needs them first waits for them (the tables are built once;
+/// a second builder waits for the first). Where no thread can be started they are built when
+/// first needed.
+pub fn prepare_tables_soon(rule: Rule) {
+    if pattern::tables_built(rule) {
+        return;
+    }
+    let spawned = std::thread::Builder::new()
+        .name("tables".into())
+        .spawn(move || prepare_tables(rule));
+    if let Err(e) = spawned {
+        log::warn!("no table thread ({e}); {rule} tables are built when needed");
+    }
 }
 
 /// Length of a [`NearList`]: more than the cells of the largest board, plus eight.

@@ -159,6 +159,7 @@ fn one(
     let first = *cands.first()?;
     let inner = Limits {
         avoid: Vec::new(),
+        started: None,
         ..limits.clone()
     };
     // Half of the time for a look at every candidate, half for the finalists. Each search gets

@@ -224,6 +224,19 @@ impl Parser {
         self.block.is_some()
     }
 
+    /// Marks the open block (if any) as rejected for `why`: it still ends at its `DONE`, with
+    /// one error for the whole block. Returns whether a block was open. For a line of the block
+    /// that cannot be read at all (an over-long one, see [`super::io`]).
+    pub fn fail_block(&mut self, why: String) -> bool {
+        match &mut self.block {
+            Some(b) => {
+                b.fail(why);
+                true
+            }
+            None => false,
+        }
+    }
+
     /// Feeds one line (without its terminator). Returns the commands it completes, usually zero
     /// (blank line, stone line) or one; two when a command interrupts an unfinished block.
     pub fn feed(&mut self, line: &str) -> Vec<Parsed> {

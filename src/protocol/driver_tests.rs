@@ -7,7 +7,7 @@ use crate::engine::SearchResult;
 use crate::pos::Pos;
 use crate::types::Value;
 use std::sync::atomic::Ordering;
-use std::sync::mpsc::Receiver;
+use std::sync::mpsc::{Receiver, Sender};
 use std::thread::JoinHandle;
 
 /// Reads what the test sends; end of input when the sender is dropped.

@@ -12,7 +12,7 @@ use crate::engine::{SearchInfo, SearchResult};
 use crate::Engine;
 use std::io::{ErrorKind, Read};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::Sender;
+use std::sync::mpsc::SyncSender;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -166,7 +166,7 @@ fn too_long(len: usize, head: &str) -> Parsed {
 /// Starts the input thread. It ends after `END` or end of input (which it reports as `END`).
 pub fn spawn_reader<R: Read + Send + 'static>(
     mut input: R,
-    tx: Sender<Event>,
+    tx: SyncSender<Event>,
     stop: Arc<StopSwitch>,
 ) -> std::thread::JoinHandle<()> {
     std::thread::Builder::new()
@@ -201,6 +201,15 @@ pub fn spawn_reader<R: Read + Send + 'static>(
                             };
                             send(parsed, at)
                         })
+                    }
+                    // Inside a block the line was meant as stones: the block is rejected at
+                    // its DONE, with one error, as for any bad stone line.
+                    Framed::TooLong { len, .. }
+                        if parser.fail_block(format!(
+                            "a line of {len} bytes, over the {MAX_LINE_BYTES}-byte line limit"
+                        )) =>
+                    {
+                        true
                     }
                     Framed::TooLong { len, head } => send(too_long(len, &head), now),
                 }
@@ -304,5 +313,46 @@ mod tests {
         }
         assert!(too_long(*len, "BOARD 1,1,1 2,2,2").is_err());
         assert!(too_long(*len, "").is_err());
+    }
+
+    /// What the reader thread sends for `input` (the commands, in order).
+    fn read_all(input: Vec<u8>) -> Vec<Parsed> {
+        let (tx, rx) = std::sync::mpsc::sync_channel(16);
+        let reader = spawn_reader(std::io::Cursor::new(input), tx, Arc::default());
+        let got = rx
+            .iter()
+            .map(|e| match e {
+                Event::Input { parsed, .. } => parsed,
+                _ => panic!("only input events"),
+            })
+            .collect();
+        reader.join().unwrap();
+        got
+    }
+
+    #[test]
+    fn an_over_long_line_in_a_board_block_rejects_the_block_once() {
+        let mut input = b"BOARD\n7,7,1\n".to_vec();
+        input.extend(vec![b'8'; MAX_LINE_BYTES + 1]);
+        input.extend_from_slice(b"\n8,8,2\nDONE\nBOARD\n7,7,1\nDONE\n");
+        let got = read_all(input);
+        // The first block's one error, the second block, then END at the end of input.
+        assert_eq!(got.len(), 3, "{got:?}");
+        match &got[0] {
+            Err(ParseError(e)) => {
+                assert!(e.contains("BOARD block rejected") && e.contains("limit"))
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(got[1], Ok(Command::Board { .. })), "{:?}", got[1]);
+        assert!(matches!(got[2], Ok(Command::End)));
+        // Outside a block an over-long line is one error of its own.
+        let mut input = vec![b'x'; MAX_LINE_BYTES + 1];
+        input.extend_from_slice(b"\nABOUT\n");
+        let got = read_all(input);
+        assert!(
+            matches!(got[..], [Err(_), Ok(Command::About), Ok(Command::End)]),
+            "{got:?}"
+        );
     }
 }

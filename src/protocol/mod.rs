@@ -32,7 +32,7 @@ use session::{Job, JobKind, Session, Step};
 use std::collections::VecDeque;
 use std::io::{Read, Write};
 use std::sync::atomic::AtomicBool;
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -41,6 +41,11 @@ use std::time::{Duration, Instant};
 /// pages are committed as they are touched).
 pub const SEARCH_STACK_BYTES: usize = 64 * 1024 * 1024;
 
+/// Events (input lines, search progress) waiting for the dispatcher. When it falls behind (a
+/// flood of input while it writes one reply per line, or a manager that stops reading the
+/// replies) the input thread waits, and so in the end does the sender of the input: memory stays
+/// bounded however much arrives. Far more than any manager sends between two replies.
+pub const EVENTS_IN_FLIGHT: usize = 4096;
 /// Most commands queued while one search runs (a flood beyond this is dropped).
 pub const MAX_QUEUED: usize = 100_000;
 
@@ -119,7 +124,7 @@ pub fn run_with<R: Read + Send + 'static, W: Write>(
     output: W,
     searcher: Arc<Searcher>,
 ) -> std::io::Result<()> {
-    let (tx, rx) = mpsc::channel();
+    let (tx, rx) = mpsc::sync_channel(EVENTS_IN_FLIGHT);
     let stop = Arc::new(io::StopSwitch::default());
     io::spawn_reader(input, tx.clone(), Arc::clone(&stop));
     Driver {
@@ -151,7 +156,7 @@ struct Running {
 struct Driver<W: Write> {
     session: Session,
     out: W,
-    tx: Sender<Event>,
+    tx: SyncSender<Event>,
     rx: Receiver<Event>,
     stop: Arc<io::StopSwitch>,
     searcher: Arc<Searcher>,

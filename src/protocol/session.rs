@@ -245,6 +245,7 @@ impl Session {
             strength: s.strength,
             threads: s.threads,
             avoid: self.avoided(),
+            started: None,
         }
     }
 
@@ -292,9 +293,10 @@ impl Session {
             Info::Rule(v) if (0..16).contains(&v) => {
                 s.rule = Rule::from_protocol(v);
                 let rule = s.rule;
-                // The engine takes the rule with the next command, whose clock may be running:
-                // its tables are built now instead (once per rule and process).
-                crate::board::fast::prepare_tables(rule);
+                // Its tables (once per rule and process) are built on another thread, not here:
+                // a command behind this one may be a move request whose clock is running. The
+                // search waits for them on that clock, and the time backstop still answers.
+                crate::board::fast::prepare_tables_soon(rule);
                 if v & 2 != 0 && v != 2 {
                     self.note(format!(
                         "continuous games (rule bit 2) are not supported; playing {rule}"
@@ -318,7 +320,12 @@ impl Session {
                     self.note(format!("thread_num {v} capped at {MAX_THREADS}"));
                 }
             }
-            Info::HashSize(v) => s.hash_size_kib = v.max(0) as u64,
+            Info::HashSize(v) => {
+                s.hash_size_kib = v.max(0) as u64;
+                if v < 0 {
+                    self.note(format!("hash_size {v} is not a size; ignored"));
+                }
+            }
             Info::Strength(v) => {
                 s.strength = v.clamp(0, 100) as u32;
                 if !(0..=100).contains(&v) {
@@ -419,7 +426,7 @@ impl Session {
                 self.gui = true;
                 Step::Reply(vec![
                     Response::Message(format!("Rensa {}", env!("CARGO_PKG_VERSION"))),
-                    Response::Message(format!("INFO MAX_THREAD_NUM {MAX_THREADS}")),
+                    Response::Message(format!("INFO MAX_THREAD_NUM {}", max_threads_here())),
                 ])
             }
             Command::Nbest(n) => self.nbest(n as usize, at),
@@ -439,8 +446,15 @@ impl Session {
     fn start(&mut self, width: u64, height: u64) -> Step {
         let ok = |v: u64| (MIN_SIDE as u64..=MAX_SIDE as u64).contains(&v);
         if !ok(width) || !ok(height) {
+            // Numbers too large for 64 bits arrive saturated.
+            let side = |v: u64| match v {
+                u64::MAX => "(too large)".to_string(),
+                v => v.to_string(),
+            };
             return err(format!(
-                "Unsupported size {width}x{height}; use 15 or 20 (supported: {MIN_SIDE} to {MAX_SIDE})"
+                "Unsupported size {}x{}; use 15 or 20 (supported: {MIN_SIDE} to {MAX_SIDE})",
+                side(width),
+                side(height)
             ));
         }
         // The hash is kept: Yixin-Board sends START before every search and clears the hash
@@ -791,9 +805,14 @@ impl Session {
             let g = self.engine().game();
             ((g.board().width(), g.board().height()), g.moves().to_vec())
         };
+        let mut limits = self.limits();
+        if kind == JobKind::Move {
+            // A move's clock runs from when its request was read.
+            limits.started = Some(at);
+        }
         let job = Job {
             kind,
-            limits: self.limits(),
+            limits,
             at,
             deadlines: limit_ms.map(|l| timing::deadlines(at, l)),
             fallback,
@@ -1035,6 +1054,13 @@ fn pv_block(
     .into_iter()
     .map(Response::Info)
     .collect()
+}
+
+/// The most search threads a search uses on this machine (what `yxshowinfo` advertises): the
+/// engine's cap, and no more than the machine's cores.
+fn max_threads_here() -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    MAX_THREADS.min(cores)
 }
 
 #[cfg(test)]

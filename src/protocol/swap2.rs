@@ -94,6 +94,7 @@ pub(crate) fn short_limits(limits: &Limits, ms: u64) -> Limits {
         turn_time_ms: Some(ms),
         match_time_ms: None,
         time_left_ms: None,
+        started: None,
         ..limits.clone()
     }
 }
