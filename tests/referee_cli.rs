@@ -6,6 +6,8 @@ use std::time::{Duration, Instant};
 
 const REFEREE: &str = env!("CARGO_BIN_EXE_rensa-referee");
 const FAKE: &str = env!("CARGO_BIN_EXE_rensa-fake-engine");
+/// A quiet match of two fake engines, to which a test adds its options.
+const TWO_FAKES: [&str; 6] = ["match", "--engine", FAKE, "--engine", FAKE, "--quiet"];
 
 /// Runs the referee with `args`; kills it and fails if it takes longer than `limit`.
 fn referee(args: &[&str], limit: Duration) -> Output {
@@ -100,19 +102,8 @@ fn match_of_fake_engines_writes_records_and_logs() {
     assert!(log.contains("> START 15"), "{log}");
     assert!(log.contains("> INFO timeout_turn 500"), "{log}");
     // An existing run is not overwritten without --resume.
-    let again = referee(
-        &[
-            "match",
-            "--engine",
-            FAKE,
-            "--engine",
-            FAKE,
-            "--quiet",
-            "--out",
-            out.to_str().unwrap(),
-        ],
-        Duration::from_secs(30),
-    );
+    let args = [&TWO_FAKES[..], &["--out", out.to_str().unwrap()]].concat();
+    let again = referee(&args, Duration::from_secs(30));
     assert_eq!(again.status.code(), Some(1));
     assert!(text(&again.stderr).contains("--resume"));
     let _ = std::fs::remove_dir_all(&out);
@@ -151,36 +142,30 @@ fn round_robin_and_gauntlet_schedule_every_pairing() {
     }
 }
 
+/// Two games of a well-behaved fake engine against one run with `bad` (its `arg=` tokens), at
+/// `turn_ms` a move; returns the referee's stdout (the results table).
+fn against_a_bad_engine(tag: &str, bad: &[&str], turn_ms: &str, extra: &[&str]) -> String {
+    let out = temp_dir(tag);
+    let mut args = vec!["match", "--engine", FAKE, "name=good", "--engine", FAKE];
+    args.extend(bad);
+    args.extend(["name=bad", "--games", "2", "--turn-ms", turn_ms, "--quiet"]);
+    args.extend(extra);
+    args.extend(["--out", out.to_str().unwrap()]);
+    let o = referee(&args, Duration::from_secs(60));
+    assert!(o.status.success(), "stderr: {}", text(&o.stderr));
+    let _ = std::fs::remove_dir_all(&out);
+    text(&o.stdout)
+}
+
 #[test]
 fn misbehaving_engine_loses_every_game_without_hanging() {
-    let out = temp_dir("hang");
-    let o = referee(
-        &[
-            "match",
-            "--engine",
-            FAKE,
-            "name=good",
-            "--engine",
-            FAKE,
-            "arg=--mode",
-            "arg=hang",
-            "name=bad",
-            "--games",
-            "2",
-            "--turn-ms",
-            "200",
-            "--tolerance-ms",
-            "200",
-            "--quiet",
-            "--out",
-            out.to_str().unwrap(),
-        ],
-        Duration::from_secs(60),
+    let stdout = against_a_bad_engine(
+        "hang",
+        &["arg=--mode", "arg=hang"],
+        "200",
+        &["--tolerance-ms", "200"],
     );
-    assert!(o.status.success(), "stderr: {}", text(&o.stderr));
-    let stdout = text(&o.stdout);
     assert!(stdout.contains("timeout 2"), "{stdout}");
-    let _ = std::fs::remove_dir_all(&out);
 }
 
 /// An engine that exits while a process it started still holds its output open has crashed: it
@@ -188,42 +173,18 @@ fn misbehaving_engine_loses_every_game_without_hanging() {
 #[cfg(unix)]
 #[test]
 fn an_engine_that_exits_leaving_a_child_loses_by_crash_at_once() {
-    let out = temp_dir("orphan");
     let start = Instant::now();
-    let o = referee(
-        &[
-            "match",
-            "--engine",
-            FAKE,
-            "name=good",
-            "--engine",
-            FAKE,
-            "arg=--mode",
-            "arg=crash-leaving-child",
-            "arg=--after",
-            "arg=1",
-            "arg=--sleep-ms",
-            "arg=20000",
-            "name=bad",
-            "--games",
-            "2",
-            "--turn-ms",
-            "20000",
-            "--quiet",
-            "--out",
-            out.to_str().unwrap(),
-        ],
-        Duration::from_secs(60),
-    );
-    assert!(o.status.success(), "stderr: {}", text(&o.stderr));
-    let stdout = text(&o.stdout);
+    let child_lives = ["arg=--sleep-ms", "arg=20000"];
+    let mode = [
+        "arg=--mode",
+        "arg=crash-leaving-child",
+        "arg=--after",
+        "arg=1",
+    ];
+    let stdout = against_a_bad_engine("orphan", &[&mode[..], &child_lives].concat(), "20000", &[]);
     assert!(stdout.contains("crash 2"), "{stdout}");
-    assert!(
-        start.elapsed() < Duration::from_secs(15),
-        "{:?}",
-        start.elapsed()
-    );
-    let _ = std::fs::remove_dir_all(&out);
+    let took = start.elapsed();
+    assert!(took < Duration::from_secs(15), "{took:?}");
 }
 
 #[test]
@@ -282,19 +243,12 @@ fn usage_errors_exit_with_2() {
     std::fs::create_dir_all(&out).unwrap();
     let only_comments = out.join("openings.txt");
     std::fs::write(&only_comments, "# no openings here\n\n").unwrap();
-    let o = referee(
-        &[
-            "match",
-            "--engine",
-            FAKE,
-            "--engine",
-            FAKE,
-            "--quiet",
-            "--openings",
-            only_comments.to_str().unwrap(),
-        ],
-        Duration::from_secs(20),
-    );
+    let args = [
+        &TWO_FAKES[..],
+        &["--openings", only_comments.to_str().unwrap()],
+    ]
+    .concat();
+    let o = referee(&args, Duration::from_secs(20));
     assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
     assert!(
         text(&o.stderr).contains("no opening"),
