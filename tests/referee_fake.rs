@@ -174,7 +174,7 @@ fn exit_on_start_is_a_crash() {
         settings(),
         vec![],
     );
-    assert_loss(&r, Color::White, EndReason::Crash, "");
+    assert_loss(&r, Color::White, EndReason::Crash, "when the game opened");
     assert!(r.moves.is_empty());
 }
 
@@ -184,6 +184,7 @@ fn missing_program_is_a_crash() {
     bad.command.program = "/nonexistent/pbrain-nothing".into();
     let (r, _) = play(engine("b", &[]), bad, settings(), vec![]);
     assert_loss(&r, Color::White, EndReason::Crash, "could not be started");
+    assert!(r.detail.ends_with("when the game opened"), "{}", r.detail);
 }
 
 #[test]

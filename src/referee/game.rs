@@ -313,6 +313,8 @@ struct Fault {
     slot: usize,
     reason: EndReason,
     detail: String,
+    /// In the handshake that opens the game (starting the process, `START`), before any move.
+    at_start: bool,
 }
 
 enum Stop {
@@ -323,6 +325,19 @@ enum Stop {
 impl From<Fault> for Stop {
     fn from(f: Fault) -> Stop {
         Stop::Fault(f)
+    }
+}
+
+impl Stop {
+    /// The same stop, with a fault marked as one of the opening handshake.
+    fn at_start(self) -> Stop {
+        match self {
+            Stop::Fault(f) => Stop::Fault(Fault {
+                at_start: true,
+                ..f
+            }),
+            other => other,
+        }
     }
 }
 
@@ -409,12 +424,12 @@ pub fn play_game(
         }
         Err(Stop::Fault(f)) => {
             let loser = slot_color(f.slot);
-            let detail = format!(
-                "{} ({loser}) {} at move {}",
-                names[f.slot],
-                f.detail,
-                game.moves().len() + 1
-            );
+            let when = if f.at_start {
+                "when the game opened".to_string()
+            } else {
+                format!("at move {}", game.moves().len() + 1)
+            };
+            let detail = format!("{} ({loser}) {} {when}", names[f.slot], f.detail);
             table.finish(Some(f.slot));
             (Some(loser.opponent()), f.reason, detail)
         }
@@ -503,8 +518,8 @@ impl Table<'_, '_> {
         black_slot: &mut usize,
         swap2_moves: &mut usize,
     ) -> Result<(), Stop> {
-        self.start(0)?;
-        self.start(1)?;
+        self.start(0).map_err(Stop::at_start)?;
+        self.start(1).map_err(Stop::at_start)?;
         if self.settings.swap2 {
             // Every stone placed so far is a swap2 stone, whether or not the phase completed.
             let chosen = self.swap2(game, moves);
@@ -893,6 +908,7 @@ fn fault(slot: usize, reason: EndReason, detail: String) -> Fault {
         slot,
         reason,
         detail,
+        at_start: false,
     }
 }
 
