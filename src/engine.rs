@@ -669,12 +669,19 @@ fn search_threads(requested: usize, max_nodes: u64) -> usize {
     if max_nodes != u64::MAX || requested <= 1 {
         return 1;
     }
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let threads = requested.min(MAX_THREADS).min(cores);
+    let threads = requested.min(max_search_threads());
     if threads < requested {
-        log::info!("{requested} threads asked, {threads} used ({cores} cores)");
+        log::info!(
+            "{requested} threads asked, {threads} used (at most {MAX_THREADS} and the cores)"
+        );
     }
     threads
+}
+
+/// The most threads a search runs on here: [`MAX_THREADS`], and no more than the machine's cores.
+pub fn max_search_threads() -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    MAX_THREADS.min(cores)
 }
 
 /// Every legal empty cell within two of a stone, other than `best` and `skip`, best first by the

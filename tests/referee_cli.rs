@@ -8,16 +8,25 @@ const REFEREE: &str = env!("CARGO_BIN_EXE_rensa-referee");
 const FAKE: &str = env!("CARGO_BIN_EXE_rensa-fake-engine");
 /// A quiet match of two fake engines, to which a test adds its options.
 const TWO_FAKES: [&str; 6] = ["match", "--engine", FAKE, "--engine", FAKE, "--quiet"];
+/// A match of two fake engines named `a` and `b`; the second's spec may go on with `arg=` tokens.
+const FAKES_A_AND_B: [&str; 7] = [
+    "match", "--engine", FAKE, "name=a", "--engine", FAKE, "name=b",
+];
 
-/// Runs the referee with `args`; kills it and fails if it takes longer than `limit`.
-fn referee(args: &[&str], limit: Duration) -> Output {
-    let mut child = Command::new(REFEREE)
+/// Starts the referee with `args`, no input and its output piped.
+fn spawn_referee(args: &[&str]) -> std::process::Child {
+    Command::new(REFEREE)
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("start rensa-referee");
+        .expect("start rensa-referee")
+}
+
+/// Runs the referee with `args`; kills it and fails if it takes longer than `limit`.
+fn referee(args: &[&str], limit: Duration) -> Output {
+    let mut child = spawn_referee(args);
     let start = Instant::now();
     loop {
         if child.try_wait().expect("wait").is_some() {
@@ -290,23 +299,20 @@ fn resume_finishes_the_schedule_without_replaying() {
     let out = temp_dir("resume");
     let args = |extra: &[&str]| {
         let mut v: Vec<String> = [
-            "match",
-            "--engine",
-            FAKE,
-            "name=a",
-            "--engine",
-            FAKE,
-            "name=b",
-            "arg=--seed",
-            "arg=8",
-            "--games",
-            "6",
-            "--turn-ms",
-            "500",
-            "--shuffle",
-            "--quiet",
-            "--out",
+            &FAKES_A_AND_B[..],
+            &[
+                "arg=--seed",
+                "arg=8",
+                "--games",
+                "6",
+                "--turn-ms",
+                "500",
+                "--shuffle",
+                "--quiet",
+                "--out",
+            ],
         ]
+        .concat()
         .iter()
         .map(|s| s.to_string())
         .collect();
@@ -506,32 +512,21 @@ fn sigint_and_sigterm_stop_the_run_and_kill_the_engines() {
         // A marker no other process carries: the hanging engine's own seed.
         let marker = format!("{}", 7_000_000 + std::process::id() * 2 + sig as u32);
         let seed = format!("arg={marker}");
-        let mut child = Command::new(REFEREE)
-            .args([
-                "match",
-                "--engine",
-                FAKE,
-                "name=a",
-                "--engine",
-                FAKE,
-                "name=b",
-                "arg=--mode",
-                "arg=hang",
-                "arg=--seed",
-                &seed,
-                "--games",
-                "4",
-                "--turn-ms",
-                "20000",
-                "--quiet",
-                "--out",
-            ])
-            .arg(&out)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("start rensa-referee");
+        let mut args = FAKES_A_AND_B.to_vec();
+        args.extend([
+            "arg=--mode",
+            "arg=hang",
+            "arg=--seed",
+            &seed,
+            "--games",
+            "4",
+            "--turn-ms",
+            "20000",
+            "--quiet",
+            "--out",
+        ]);
+        args.push(out.to_str().unwrap());
+        let mut child = spawn_referee(&args);
         // Wait until the hanging engine runs, then signal the referee alone.
         let start = Instant::now();
         while processes_with(&marker).is_empty() && start.elapsed() < Duration::from_secs(20) {

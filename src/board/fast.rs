@@ -305,15 +305,20 @@ pub fn prepare_tables(rule: Rule) {
 /// a second builder waits for the first). Where no thread can be started they are built when
 /// first needed.
 pub fn prepare_tables_soon(rule: Rule) {
-    if pattern::tables_built(rule) {
-        return;
+    if !pattern::tables_built(rule) {
+        prepare_tables_in_background(vec![rule]);
     }
+}
+
+/// Builds the tables of `rules`, in order, on one thread of its own (see
+/// [`prepare_tables_soon`]); `None` when no thread could be started.
+pub fn prepare_tables_in_background(rules: Vec<Rule>) -> Option<std::thread::JoinHandle<()>> {
     let spawned = std::thread::Builder::new()
         .name("tables".into())
-        .spawn(move || prepare_tables(rule));
-    if let Err(e) = spawned {
-        log::warn!("no table thread ({e}); {rule} tables are built when needed");
-    }
+        .spawn(move || rules.into_iter().for_each(prepare_tables));
+    spawned
+        .map_err(|e| log::warn!("no table thread ({e}); tables are built when needed"))
+        .ok()
 }
 
 /// Length of a [`NearList`]: more than the cells of the largest board, plus eight.

@@ -202,16 +202,14 @@ pub fn spawn_reader<R: Read + Send + 'static>(
                             send(parsed, at)
                         })
                     }
-                    // Inside a block the line was meant as stones: the block is rejected at
-                    // its DONE, with one error, as for any bad stone line.
-                    Framed::TooLong { len, .. }
-                        if parser.fail_block(format!(
+                    Framed::TooLong { len, head } => {
+                        // Inside a block the line was meant as stones: the block is rejected at
+                        // its DONE, with one error, as for any bad stone line.
+                        let why = format!(
                             "a line of {len} bytes, over the {MAX_LINE_BYTES}-byte line limit"
-                        )) =>
-                    {
-                        true
+                        );
+                        parser.fail_block(why) || send(too_long(len, &head), now)
                     }
-                    Framed::TooLong { len, head } => send(too_long(len, &head), now),
                 }
             };
             loop {

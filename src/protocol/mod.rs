@@ -106,16 +106,9 @@ pub fn run<R: Read + Send + 'static, W: Write>(input: R, output: W) -> std::io::
 /// freestyle to 70 ms for renju on a slow, loaded machine). Whoever needs a table first builds
 /// it; the other waits for it, so nothing is built twice. All rules together add a few MiB.
 fn prepare_tables_in_background() -> Option<std::thread::JoinHandle<()>> {
-    let spawned = std::thread::Builder::new().name("tables".into()).spawn(|| {
-        // The default rule first, then the others by how often managers ask for them.
-        let order = [0, 2, 1, 3, 4].map(|i| crate::types::Rule::ALL[i]);
-        for rule in order {
-            crate::board::fast::prepare_tables(rule);
-        }
-    });
-    spawned
-        .map_err(|e| log::warn!("no table thread ({e}); tables are built when needed"))
-        .ok()
+    // The default rule first, then the others by how often managers ask for them.
+    let order = [0, 2, 1, 3, 4].map(|i| crate::types::Rule::ALL[i]);
+    crate::board::fast::prepare_tables_in_background(order.to_vec())
 }
 
 /// [`run`] with a chosen [`Searcher`].

@@ -426,7 +426,10 @@ impl Session {
                 self.gui = true;
                 Step::Reply(vec![
                     Response::Message(format!("Rensa {}", env!("CARGO_PKG_VERSION"))),
-                    Response::Message(format!("INFO MAX_THREAD_NUM {}", max_threads_here())),
+                    Response::Message(format!(
+                        "INFO MAX_THREAD_NUM {}",
+                        crate::engine::max_search_threads()
+                    )),
                 ])
             }
             Command::Nbest(n) => self.nbest(n as usize, at),
@@ -1054,13 +1057,6 @@ fn pv_block(
     .into_iter()
     .map(Response::Info)
     .collect()
-}
-
-/// The most search threads a search uses on this machine (what `yxshowinfo` advertises): the
-/// engine's cap, and no more than the machine's cores.
-fn max_threads_here() -> usize {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    MAX_THREADS.min(cores)
 }
 
 #[cfg(test)]

@@ -528,6 +528,8 @@ pub fn results_table(records: &[GameRecord]) -> String {
         "{}",
         header("pair (first vs second)", "ends (lost by first-second)")
     );
+    // Each pair's pentanomial counts, listed below the table.
+    let mut pair_counts = String::new();
     for &(a, b) in &matchups {
         let mut t = Tally::default();
         for g in records.iter().filter(|g| between(g, a, b)) {
@@ -536,6 +538,13 @@ pub fn results_table(records: &[GameRecord]) -> String {
         let p = pentanomial_for(records, a, b);
         let (est, model) = best_estimate(&t, &p);
         out.push_str(&table_row(&format!("{a} vs {b}"), &t, &est, &model));
+        if p.pairs() > 0 {
+            let [l, ld, even, wd, w] = p.counts;
+            let _ = writeln!(
+                pair_counts,
+                "Pairs {a} vs {b} by {a}'s points (0, 1/2, 1, 3/2, 2): {l}-{ld}-{even}-{wd}-{w}"
+            );
+        }
     }
     let _ = writeln!(
         out,
@@ -563,16 +572,7 @@ pub fn results_table(records: &[GameRecord]) -> String {
         by_colour(Color::White),
         draws
     );
-    for &(a, b) in &matchups {
-        let p = pentanomial_for(records, a, b);
-        if p.pairs() > 0 {
-            let [l, ld, even, wd, w] = p.counts;
-            let _ = writeln!(
-                out,
-                "Pairs {a} vs {b} by {a}'s points (0, 1/2, 1, 3/2, 2): {l}-{ld}-{even}-{wd}-{w}"
-            );
-        }
-    }
+    out.push_str(&pair_counts);
     out.push_str(&clock_table(records));
     out
 }
