@@ -42,7 +42,7 @@ fn main() {
         let a_black = g % 2 == 0;
         let mut game = Game::new(size, size, rule)
             .unwrap()
-            .with_draw_after(Some(Game::gomocup_draw_limit(size, size)));
+            .with_draw_after(Game::gomocup_draw_limit(size, size));
         for &m in &opening {
             game.play(m).unwrap();
         }

@@ -232,6 +232,7 @@ fn usage_errors_exit_with_2() {
         ["--sprt", "1,2"],
         ["--games", "0"],
         ["--concurrency", "0"],
+        ["--draw-after", "0"],
     ] {
         let out = temp_dir("usage");
         let mut args = vec!["match", "--engine", FAKE, "--engine", FAKE, "--quiet"];
@@ -487,6 +488,52 @@ fn demo_plays_a_short_match() {
     assert!(errors.is_empty(), "{errors:?}");
     assert_eq!(records.len(), 4);
     let _ = std::fs::remove_dir_all(&out);
+}
+
+/// Without `--out`, runs started in the same directory within one second get directories of
+/// their own (`rensa-match-<secs>`, then `-2`, ...), where the second used to refuse to start.
+/// The second run is a renju match on 5x5, where Gomocup's cut-off (`size² − 25` stones) would be
+/// 0: there is none, so its games are played to the end.
+#[test]
+fn runs_without_out_get_their_own_directories() {
+    let cwd = temp_dir("default-out");
+    std::fs::create_dir_all(&cwd).unwrap();
+    let run = |extra: &[&str]| {
+        let o = Command::new(REFEREE)
+            .args([&TWO_FAKES[..], &["--games", "2", "--turn-ms", "100"], extra].concat())
+            .current_dir(&cwd)
+            .stdin(Stdio::null())
+            .output()
+            .expect("run rensa-referee");
+        assert!(o.status.success(), "{extra:?}: {}", text(&o.stderr));
+    };
+    // Up to three runs, so that two of them start within the same second.
+    for extra in [&[][..], &["--rule", "renju", "--size", "5"], &[]] {
+        run(extra);
+    }
+    let mut dirs: Vec<String> = std::fs::read_dir(&cwd)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    dirs.sort();
+    assert_eq!(dirs.len(), 3, "{dirs:?}");
+    assert!(
+        dirs.iter().all(|d| d.starts_with("rensa-match-")),
+        "{dirs:?}"
+    );
+    let mut played_5x5 = false;
+    for d in &dirs {
+        let text = std::fs::read_to_string(cwd.join(d).join("games.jsonl")).unwrap();
+        let (records, errors) = rensa::referee::records::read_records(&text);
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(records.len(), 2, "{d}");
+        for r in records.iter().filter(|r| r.width == 5) {
+            played_5x5 = true;
+            assert!(!r.moves.is_empty(), "{d}: no move was played");
+        }
+    }
+    assert!(played_5x5, "{dirs:?}");
+    let _ = std::fs::remove_dir_all(&cwd);
 }
 
 /// The cmdlines of the running processes that contain `marker`.

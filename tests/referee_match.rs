@@ -79,7 +79,9 @@ fn pbrain_rensa_match_completes_with_consistent_records() {
             );
             let g =
                 Game::from_moves(r.width, r.height, r.rule, &r.all_moves()).expect("legal moves");
-            let limit = (rule == Rule::Renju).then(|| Game::gomocup_draw_limit(15, 15));
+            let limit = (rule == Rule::Renju)
+                .then(|| Game::gomocup_draw_limit(15, 15))
+                .flatten();
             match g.outcome() {
                 Some(o) => assert_eq!(o.winner, r.winner, "{r:?}"),
                 None => assert!(

@@ -492,9 +492,11 @@ fn full_board_is_a_draw_under_every_rule() {
 
 #[test]
 fn draw_limits() {
-    assert_eq!(Game::gomocup_draw_limit(15, 15), 200);
-    assert_eq!(Game::gomocup_draw_limit(20, 20), 375);
-    assert_eq!(Game::gomocup_draw_limit(5, 5), 0);
+    assert_eq!(Game::gomocup_draw_limit(15, 15), Some(200));
+    assert_eq!(Game::gomocup_draw_limit(20, 20), Some(375));
+    assert_eq!(Game::gomocup_draw_limit(6, 5), Some(5));
+    assert_eq!(Game::gomocup_draw_limit(5, 5), None);
+    assert_eq!(Game::gomocup_draw_limit(3, 4), None);
     let moves = full_board_draw_moves();
     for limit in [1, 2, 10, 24] {
         let mut g = Game::new(5, 5, Rule::Renju)
@@ -523,6 +525,6 @@ fn draw_limits() {
     // to force, so check only that the limit is honoured when set.
     let g = Game::new(15, 15, Rule::Renju)
         .unwrap()
-        .with_draw_after(Some(Game::gomocup_draw_limit(15, 15)));
+        .with_draw_after(Game::gomocup_draw_limit(15, 15));
     assert!(!g.is_over());
 }

@@ -143,7 +143,7 @@ struct RunArgs {
     /// Games played at the same time (each with its own engine processes).
     #[arg(long, default_value_t = 1, value_parser = positive_arg)]
     concurrency: usize,
-    /// Output directory (default: rensa-match-<unix time>).
+    /// Output directory (default: rensa-match-<unix time>, with -2, -3, ... if that exists).
     #[arg(long)]
     out: Option<PathBuf>,
     /// Continue the run recorded in --out, playing only the missing games.
@@ -412,6 +412,24 @@ fn parse_engine_spec(tokens: &[String], base: TimeControl) -> anyhow::Result<Eng
 
 /// Display names: given, else ABOUT's name, else the file name; made unique with `-2`, `-3`...
 /// Every engine is started once here, so that a wrong path fails the run at once.
+/// The default output directory: `rensa-match-<unix time>`, or the first of `...-2`, `...-3`, ...
+/// that does not exist yet, so that runs started in the same second do not collide (a run refuses
+/// a directory that already holds games unless it is told to resume).
+fn default_out_dir() -> PathBuf {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    let base = format!("rensa-match-{secs}");
+    (1..)
+        .map(|n| match n {
+            1 => PathBuf::from(&base),
+            n => PathBuf::from(format!("{base}-{n}")),
+        })
+        .find(|p| !p.exists())
+        .unwrap_or_else(|| PathBuf::from(base))
+}
+
 fn name_engines(
     specs: Vec<EngineSpec>,
     about_timeout: Duration,
@@ -561,6 +579,9 @@ fn build_config(tournament: Tournament, a: &RunArgs) -> anyhow::Result<RunConfig
     if a.no_renju_cutoff {
         settings.draw_after = None;
     }
+    if a.draw_after == Some(0) {
+        return Err(usage(anyhow!("--draw-after needs at least 1 stone")));
+    }
     if a.draw_after.is_some() {
         settings.draw_after = a.draw_after;
     }
@@ -600,13 +621,7 @@ fn build_config(tournament: Tournament, a: &RunArgs) -> anyhow::Result<RunConfig
     if let Some(seed) = shuffle_seed {
         eprintln!("rensa-referee: opening shuffle seed {seed} (repeat with --seed {seed})");
     }
-    let out_dir = a.out.clone().unwrap_or_else(|| {
-        let secs = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_secs())
-            .unwrap_or(0);
-        PathBuf::from(format!("rensa-match-{secs}"))
-    });
+    let out_dir = a.out.clone().unwrap_or_else(default_out_dir);
     let engines = name_engines(specs, Duration::from_millis(a.about_timeout_ms))?;
     Ok(RunConfig {
         engines,

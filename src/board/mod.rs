@@ -265,9 +265,11 @@ impl Game {
         self
     }
 
-    /// The Gomocup renju cut-off: a draw at `width * height - 25` stones (200 on 15x15).
-    pub fn gomocup_draw_limit(width: usize, height: usize) -> usize {
-        (width * height).saturating_sub(25)
+    /// The Gomocup renju cut-off: a draw at `width * height - 25` stones (200 on 15x15). A board
+    /// of 25 cells or fewer has none (the cut-off would leave no move to play): its games are
+    /// drawn when it is full, as under the other rules.
+    pub fn gomocup_draw_limit(width: usize, height: usize) -> Option<usize> {
+        (width * height).checked_sub(25).filter(|&n| n > 0)
     }
 
     /// Replays `moves` from an empty board; stops at the first illegal move.

@@ -107,14 +107,17 @@ pub struct GameSettings {
 }
 
 impl GameSettings {
-    /// Defaults for a board and rule: renju gets the Gomocup cut-off (`size² − 25` stones).
+    /// Defaults for a board and rule: renju gets the Gomocup cut-off (`size² − 25` stones, on
+    /// boards of more than 25 cells).
     pub fn new(width: usize, height: usize, rule: Rule) -> GameSettings {
         GameSettings {
             width,
             height,
             rule,
             swap2: false,
-            draw_after: (rule == Rule::Renju).then(|| Game::gomocup_draw_limit(width, height)),
+            draw_after: (rule == Rule::Renju)
+                .then(|| Game::gomocup_draw_limit(width, height))
+                .flatten(),
             board_every_move: false,
             max_memory_bytes: GOMOCUP_MAX_MEMORY_BYTES,
             enforce_memory: false,
