@@ -230,13 +230,17 @@ impl Deltas {
         for c in 0..2 {
             let count = &mut totals.threat_count[c];
             let mut packed = self.counts[c] as i64;
-            for t in 1..=Threat::Five as usize {
+            // The `None` count moves once, by the digits' sum: moved with each digit, its
+            // read-modify-write in memory chained the digits one after another.
+            let mut named = 0u16;
+            for t in 1..Threat::Five as usize + 1 {
                 // The lowest digit, sign-extended; removing it leaves the higher digits' sum.
                 let digit = packed << (64 - DELTA_BITS) >> (64 - DELTA_BITS);
                 packed = (packed - digit) >> DELTA_BITS;
                 count[t] = count[t].wrapping_add(digit as u16);
-                count[0] = count[0].wrapping_sub(digit as u16);
+                named = named.wrapping_add(digit as u16);
             }
+            count[0] = count[0].wrapping_sub(named);
             debug_assert_eq!(packed, 0, "threat count deltas out of range");
             totals.score_sum[c] += self.sums[c];
         }
