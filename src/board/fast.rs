@@ -255,29 +255,28 @@ impl Deltas {
 /// re-read from the pattern bytes): a wide load of freshly stored narrow fields stalls the CPU
 /// (failed store forwarding), which cost more than the lookups saved.
 #[inline(always)]
-fn refresh_dir(
+fn refresh_dir<const D: usize>(
     st: &mut CellState,
     i: Idx,
-    d: usize,
     pair: u16,
     combo: &[&[u32; COMBO_LEN]; 2],
     deltas: &mut Deltas,
     log: &mut LogWindow,
 ) {
     let (b, w) = (pair as u8, (pair >> 8) as u8);
-    let (old_b, old_w) = (st.pats[0][d], st.pats[1][d]);
+    let (old_b, old_w) = (st.pats[0][D], st.pats[1][D]);
     if old_b == b && old_w == w {
         return;
     }
     log.push(i, *st);
-    st.pats[0][d] = b;
-    st.pats[1][d] = w;
+    st.pats[0][D] = b;
+    st.pats[1][D] = w;
     // Both colours are updated without testing whether their class changed: an unchanged class
     // leaves the combo index, and so the threat and score looked up, as they were (an empty
     // cell's threat and score are always those of its combo entry). Which classes change is
     // unpredictable, and mispredicted branches cost more than the lookups.
     for (c, p, old) in [(0, b, old_b), (1, w, old_w)] {
-        let packed = with_class(st.packed[c], d, old, p);
+        let packed = with_class(st.packed[c], D, old, p);
         st.packed[c] = packed;
         let e = combo[c][packed as usize & (COMBO_LEN - 1)];
         let (t, sc) = (ComboTable::threat_of(e), ComboTable::score_of(e));
@@ -287,6 +286,34 @@ fn refresh_dir(
         st.threat[c] = t;
         deltas.sums[c] += sc as i32 - st.score[c] as i32;
         st.score[c] = sc;
+    }
+}
+
+/// [`refresh_dir`] for the empty cells among the [`pattern::HALF`] on each side of `i` along
+/// direction `D` (index offset `off`), whose pair-table entries are in `pairs` (see
+/// [`seen_slot`]). One copy per direction: with the direction a constant, its pattern bytes are
+/// at fixed offsets and its class weight a constant factor (none for the first), where a loop
+/// over the directions loaded the weight and multiplied by it for every cell.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn refresh_line<const D: usize>(
+    i: Idx,
+    off: isize,
+    cells: &[u8; GRID],
+    state: &mut [CellState; GRID],
+    pairs: &[u16; SEEN],
+    combo: &[&[u32; COMBO_LEN]; 2],
+    deltas: &mut Deltas,
+    log: &mut LogWindow,
+) {
+    for k in 1..pattern::HALF + 1 {
+        for (sign, j) in [(1, 0), (-1, 1)] {
+            let q = slot((i as isize + sign * off * k as isize) as usize);
+            if cells[q] == EMPTY {
+                let pair = pairs[seen_slot(D, k, j)];
+                refresh_dir::<D>(&mut state[q], q, pair, combo, deltas, log);
+            }
+        }
     }
 }
 
@@ -919,19 +946,12 @@ impl FastBoard {
         // cannot change them, and keeps the sums in registers instead of reloading them.
         let combo = [&*self.combo[0].entry, &*self.combo[1].entry];
         let mut deltas = Deltas::default();
-        let (cells, state) = (&self.cells, &mut self.state);
-        for d in 0..4 {
-            let off = self.dirs[d];
-            for k in 1..pattern::HALF + 1 {
-                for (sign, j) in [(1, 0), (-1, 1)] {
-                    let q = slot((i as isize + sign * off * k as isize) as usize);
-                    if cells[q] == EMPTY {
-                        let pair = pairs[seen_slot(d, k, j)];
-                        refresh_dir(&mut state[q], q, d, pair, &combo, &mut deltas, &mut log);
-                    }
-                }
-            }
-        }
+        let (cells, state, dirs) = (&*self.cells, &mut *self.state, self.dirs);
+        let (d, l) = (&mut deltas, &mut log);
+        refresh_line::<0>(i, dirs[0], cells, state, &pairs, &combo, d, l);
+        refresh_line::<1>(i, dirs[1], cells, state, &pairs, &combo, d, l);
+        refresh_line::<2>(i, dirs[2], cells, state, &pairs, &combo, d, l);
+        refresh_line::<3>(i, dirs[3], cells, state, &pairs, &combo, d, l);
         debug_assert!(log.len <= SEEN + 1);
         self.log_len = start + log.len;
         deltas.apply(&mut self.totals);
