@@ -108,11 +108,33 @@ pub struct FastBoard {
 /// are not maintained while it is occupied and come back with the undo log).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct CellState {
-    pats: [[u8; 4]; 2],
-    /// The combo-table index of the four pattern classes of `pats[c]` (see [`pattern::combo_index`]).
+    /// Per direction, the pattern bytes of both colours as the pair table gives them (black's in
+    /// the low byte): [`FastBoard::put`] compares and stores a direction's two as one.
+    pats: [u16; 4],
+    /// The combo-table index of the four pattern classes of colour `c` (see
+    /// [`pattern::combo_index`]).
     packed: [u16; 2],
     threat: [u8; 2],
     score: [i16; 2],
+}
+
+impl CellState {
+    /// The pattern byte of colour index `c` along direction `d`.
+    #[inline(always)]
+    fn pat(&self, c: usize, d: usize) -> u8 {
+        (self.pats[d] >> (8 * c)) as u8
+    }
+
+    /// The pattern bytes of colour index `c`, per direction.
+    #[inline]
+    fn pats_of(&self, c: usize) -> [u8; 4] {
+        [0, 1, 2, 3].map(|d| self.pat(c, d))
+    }
+}
+
+/// The [`CellState::pats`] of per-colour pattern bytes.
+fn pair_pats(p: [[u8; 4]; 2]) -> [u16; 4] {
+    [0, 1, 2, 3].map(|d| p[0][d] as u16 | (p[1][d] as u16) << 8)
 }
 
 /// Sums over the empty cells, per colour: cell scores, and cells per threat (indexed by the
@@ -247,7 +269,7 @@ impl Deltas {
     }
 }
 
-/// Sets the patterns of the empty cell `i` (state `st`) along `d` to those of the pair-table
+/// Sets the patterns of the empty cell `i` (state `st`) along `D` to those of the pair-table
 /// entry `pair` of its key (logging the old state if anything changes), and its threat and
 /// score from the combo table, recording the changes in `deltas`.
 ///
@@ -263,14 +285,14 @@ fn refresh_dir<const D: usize>(
     deltas: &mut Deltas,
     log: &mut LogWindow,
 ) {
-    let (b, w) = (pair as u8, (pair >> 8) as u8);
-    let (old_b, old_w) = (st.pats[0][D], st.pats[1][D]);
-    if old_b == b && old_w == w {
+    let old_pair = st.pats[D];
+    if old_pair == pair {
         return;
     }
     log.push(i, *st);
-    st.pats[0][D] = b;
-    st.pats[1][D] = w;
+    st.pats[D] = pair;
+    let (b, w) = (pair as u8, (pair >> 8) as u8);
+    let (old_b, old_w) = (old_pair as u8, (old_pair >> 8) as u8);
     // Both colours are updated without testing whether their class changed: an unchanged class
     // leaves the combo index, and so the threat and score looked up, as they were (an empty
     // cell's threat and score are always those of its combo entry). Which classes change is
@@ -546,6 +568,7 @@ impl FastBoard {
                 let i = b.idx(Pos::new(x as u8, y as u8));
                 let (_, pats, threat, score) = b.expected_cell(i);
                 let packed = [0, 1].map(|c| combo_index(pats[c]) as u16);
+                let pats = pair_pats(pats);
                 b.state[i] = CellState {
                     pats,
                     packed,
@@ -689,7 +712,7 @@ impl FastBoard {
     /// Pattern of `c` at `i` along direction `d` (0..4).
     #[inline]
     pub fn pattern(&self, i: Idx, c: Color, d: usize) -> Pattern {
-        Pattern::from_byte(self.state[i].pats[c.index()][d])
+        Pattern::from_byte(self.state[i].pat(c.index(), d))
     }
 
     /// The combo-table index of the four line classes `c` would make at the empty cell `i`
@@ -1052,7 +1075,11 @@ impl FastBoard {
             // Patterns of occupied cells are not maintained (restored when the cell empties).
             return k == self.keys[i] && st.threat == [0; 2] && st.score == [0; 2];
         }
-        k == self.keys[i] && p == st.pats && t == st.threat && s == st.score && packed == st.packed
+        k == self.keys[i]
+            && pair_pats(p) == st.pats
+            && t == st.threat
+            && s == st.score
+            && packed == st.packed
     }
 
     /// The threat `c` would have at the empty cell `f` if `c`'s opponent also had a stone on the
@@ -1100,7 +1127,7 @@ impl FastBoard {
         let pair = self.pairs.get(key);
         let ci = c.index();
         let st = &self.state[f];
-        let packed = with_class(st.packed[ci], d, st.pats[ci][d], (pair >> (8 * ci)) as u8);
+        let packed = with_class(st.packed[ci], d, st.pat(ci, d), (pair >> (8 * ci)) as u8);
         Threat::from_u8(ComboTable::threat_of(
             self.combo[ci].entry[packed as usize & (COMBO_LEN - 1)],
         ))
@@ -1210,12 +1237,12 @@ impl FastBoard {
         t == Threat::Flex4 as u8
             || t == Threat::Three3 as u8
             || t == Threat::Four3 as u8
-            || self.state[i].pats[0].iter().any(|&p| p & OVERLINE != 0)
+            || self.state[i].pats_of(0).iter().any(|&p| p & OVERLINE != 0)
     }
 
     /// The referee's `check` for black at the empty cell `i` (patterns current): true if allowed.
     fn renju_allowed(&mut self, i: Idx, five_ok: bool) -> bool {
-        let pats = self.state[i].pats[0];
+        let pats = self.state[i].pats_of(0);
         let class = |b: u8| b & CLASS_MASK;
         // Step 1. An exact five decides at once.
         if pats.iter().any(|&b| class(b) == Pattern::Five as u8) {
