@@ -92,10 +92,10 @@ pub struct FastBoard {
     near_star: bool,
     hash: u64,
     history: Vec<Undo>,
-    /// Cell states overwritten since the first move, newest last: undo restores them instead of
-    /// recomputing (see [`FastBoard::put`]). The first `log_len` entries are the log; the
-    /// buffer only grows, and each put first makes room for a full [`LogWindow`] after them.
-    log: Vec<Logged>,
+    /// Cell states as they were before each put since the first move, newest last, [`LOGGED`]
+    /// per put: undo restores them instead of recomputing (see [`FastBoard::put`]). The first
+    /// `log_len` entries are the log; the buffer only grows.
+    log: Vec<CellState>,
     log_len: usize,
     bbox: Bbox,
     /// Null moves in force (see [`FastBoard::make_null`]): each passes the move once.
@@ -172,39 +172,12 @@ fn with_class(packed: u16, d: usize, old: u8, new: u8) -> u16 {
 /// Cells whose line keys a move changes: [`pattern::HALF`] on each side along each direction.
 const SEEN: usize = 4 * 2 * pattern::HALF as usize;
 
-/// The undo-log entries one put may write (the cell itself and those it sees, at most
-/// `SEEN + 1`), as a power of two: a masked index into a window of this length needs no bounds
-/// check.
-const LOG_WINDOW: usize = 64;
-const _: () = assert!(SEEN < LOG_WINDOW);
-
-/// An undo-log entry: a cell and its state before a put changed it (20 bytes: the cell index
-/// fits the state's 2-byte alignment, where a `u32` made the entry 24).
-#[derive(Clone, Copy, Default)]
-struct Logged {
-    state: CellState,
-    cell: u16,
-}
-const _: () = assert!(GRID <= 1 << 16);
-
-/// Where a put writes its undo-log entries: the log buffer's slots after the log, and how many
-/// it has written.
-struct LogWindow<'a> {
-    slots: &'a mut [Logged; LOG_WINDOW],
-    len: usize,
-}
-
-impl LogWindow<'_> {
-    /// Appends the old state `st` of cell `i`.
-    #[inline(always)]
-    fn push(&mut self, i: Idx, st: CellState) {
-        self.slots[self.len & (LOG_WINDOW - 1)] = Logged {
-            state: st,
-            cell: i as u16,
-        };
-        self.len += 1;
-    }
-}
+/// The undo-log entries of one put: the states of the cell itself (first) and of each cell it
+/// sees (at `1 +` its [`seen_slot`]), changed or not. Fixed slots need no cell index (undo
+/// walks the same cells to flip their keys back) and no count, and the copies are made with
+/// the key lookups, which leaves the refresh with no log to write (it held two registers and
+/// a branch-dependent count there).
+const LOGGED: usize = SEEN + 1;
 
 /// The slot in `0..SEEN` of the cell `k` steps (`1..=HALF`) along direction `d`, forwards
 /// (`j == 0`) or backwards (`j == 1`), in [`FastBoard::put`]'s lookup buffer.
@@ -269,9 +242,9 @@ impl Deltas {
     }
 }
 
-/// Sets the patterns of the empty cell `i` (state `st`) along `D` to those of the pair-table
-/// entry `pair` of its key (logging the old state if anything changes), and its threat and
-/// score from the combo table, recording the changes in `deltas`.
+/// Sets the patterns of the empty cell (state `st`) along `D` to those of the pair-table entry
+/// `pair` of its key, and its threat and score from the combo table, recording the changes in
+/// `deltas`.
 ///
 /// Fields are updated one by one, each with its own width (the packed classes as a `u16`, not
 /// re-read from the pattern bytes): a wide load of freshly stored narrow fields stalls the CPU
@@ -279,17 +252,14 @@ impl Deltas {
 #[inline(always)]
 fn refresh_dir<const D: usize>(
     st: &mut CellState,
-    i: Idx,
     pair: u16,
     combo: &[&[u32; COMBO_LEN]; 2],
     deltas: &mut Deltas,
-    log: &mut LogWindow,
 ) {
     let old_pair = st.pats[D];
     if old_pair == pair {
         return;
     }
-    log.push(i, *st);
     st.pats[D] = pair;
     let (b, w) = (pair as u8, (pair >> 8) as u8);
     let (old_b, old_w) = (old_pair as u8, (old_pair >> 8) as u8);
@@ -317,7 +287,6 @@ fn refresh_dir<const D: usize>(
 /// at fixed offsets and its class weight a constant factor (none for the first), where a loop
 /// over the directions loaded the weight and multiplied by it for every cell.
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
 fn refresh_line<const D: usize>(
     i: Idx,
     off: isize,
@@ -326,14 +295,13 @@ fn refresh_line<const D: usize>(
     pairs: &[u16; SEEN],
     combo: &[&[u32; COMBO_LEN]; 2],
     deltas: &mut Deltas,
-    log: &mut LogWindow,
 ) {
     for k in 1..pattern::HALF + 1 {
         for (sign, j) in [(1, 0), (-1, 1)] {
             let q = slot((i as isize + sign * off * k as isize) as usize);
             if cells[q] == EMPTY {
                 let pair = pairs[seen_slot(D, k, j)];
-                refresh_dir::<D>(&mut state[q], q, pair, combo, deltas, log);
+                refresh_dir::<D>(&mut state[q], pair, combo, deltas);
             }
         }
     }
@@ -922,9 +890,9 @@ impl FastBoard {
         }
     }
 
-    /// Puts a stone of `c` on the empty cell `i` (no history, no side change). Every cell state
-    /// it changes is first pushed on the undo log; [`FastBoard::take`] with the log length from
-    /// before this call restores them.
+    /// Puts a stone of `c` on the empty cell `i` (no history, no side change). The states of
+    /// the cell and of those it sees are first copied to the undo log ([`LOGGED`] entries);
+    /// [`FastBoard::take`] with the log length from before this call restores them.
     fn put(&mut self, i: Idx, c: Color) {
         let v = stone(c);
         self.cells[i] = v;
@@ -940,14 +908,13 @@ impl FastBoard {
             },
         );
         let start = self.log_len;
-        if self.log.len() < start + LOG_WINDOW {
-            self.log.resize(start + LOG_WINDOW, Logged::default());
+        if self.log.len() < start + LOGGED {
+            self.log.resize(start + LOGGED, CellState::default());
         }
-        let slots = (&mut self.log[start..start + LOG_WINDOW])
+        let saved: &mut [CellState; LOGGED] = (&mut self.log[start..start + LOGGED])
             .try_into()
-            .unwrap_or_else(|_| unreachable!("LOG_WINDOW slots"));
-        let mut log = LogWindow { slots, len: 0 };
-        log.push(i, old);
+            .unwrap_or_else(|_| unreachable!("LOGGED slots"));
+        saved[0] = old;
         // Each empty cell that sees `i` does so along exactly one direction: one lookup pair
         // refreshes it. All 40 keys are flipped and looked up first, and the cells updated
         // after: the lookups (two class maps, then the class-pair table) are independent
@@ -958,6 +925,7 @@ impl FastBoard {
             for k in 1..pattern::HALF + 1 {
                 for (sign, j) in [(1, 0), (-1, 1)] {
                     let q = slot((i as isize + sign * off * k as isize) as usize);
+                    saved[1 + seen_slot(d, k, j)] = self.state[q];
                     let key = &mut self.keys[q][d];
                     *key ^= (v as u32) << pattern::shift(-sign as i32 * k);
                     pairs[seen_slot(d, k, j)] = self.pairs.get(*key);
@@ -970,13 +938,12 @@ impl FastBoard {
         let combo = [&*self.combo[0].entry, &*self.combo[1].entry];
         let mut deltas = Deltas::default();
         let (cells, state, dirs) = (&*self.cells, &mut *self.state, self.dirs);
-        let (d, l) = (&mut deltas, &mut log);
-        refresh_line::<0>(i, dirs[0], cells, state, &pairs, &combo, d, l);
-        refresh_line::<1>(i, dirs[1], cells, state, &pairs, &combo, d, l);
-        refresh_line::<2>(i, dirs[2], cells, state, &pairs, &combo, d, l);
-        refresh_line::<3>(i, dirs[3], cells, state, &pairs, &combo, d, l);
-        debug_assert!(log.len <= SEEN + 1);
-        self.log_len = start + log.len;
+        let d = &mut deltas;
+        refresh_line::<0>(i, dirs[0], cells, state, &pairs, &combo, d);
+        refresh_line::<1>(i, dirs[1], cells, state, &pairs, &combo, d);
+        refresh_line::<2>(i, dirs[2], cells, state, &pairs, &combo, d);
+        refresh_line::<3>(i, dirs[3], cells, state, &pairs, &combo, d);
+        self.log_len = start + LOGGED;
         deltas.apply(&mut self.totals);
     }
 
@@ -993,19 +960,22 @@ impl FastBoard {
         };
         self.cells[i] = EMPTY;
         self.hash ^= zobrist::keys().stone[c.index()][i];
+        debug_assert_eq!(self.log_len, log_mark + LOGGED);
+        let saved: &[CellState; LOGGED] = (&self.log[log_mark..log_mark + LOGGED])
+            .try_into()
+            .unwrap_or_else(|_| unreachable!("LOGGED slots"));
+        // The totals are the caller's to restore (saved before the put).
         for d in 0..4 {
             let off = self.dirs[d];
             for k in 1..pattern::HALF + 1 {
-                let q = slot((i as isize + off * k as isize) as usize);
-                self.keys[q][d] ^= (v as u32) << pattern::shift(-k);
-                let q = slot((i as isize - off * k as isize) as usize);
-                self.keys[q][d] ^= (v as u32) << pattern::shift(k);
+                for (sign, j) in [(1, 0), (-1, 1)] {
+                    let q = slot((i as isize + sign * off * k as isize) as usize);
+                    self.keys[q][d] ^= (v as u32) << pattern::shift(-sign as i32 * k);
+                    self.state[q] = saved[1 + seen_slot(d, k, j)];
+                }
             }
         }
-        // The totals are the caller's to restore (saved before the put).
-        for e in self.log[log_mark..self.log_len].iter().rev() {
-            self.state[slot(e.cell as usize)] = e.state;
-        }
+        self.state[i] = saved[0];
         self.log_len = log_mark;
     }
 
