@@ -919,16 +919,19 @@ impl FastBoard {
         // refreshes it. All 40 keys are flipped and looked up first, and the cells updated
         // after: the lookups (two class maps, then the class-pair table) are independent
         // loads, which overlap only when no branch on a loaded value comes between them.
+        // The arrays are reached through locals: the log and key stores might, for all the
+        // compiler knows, change the board's fields, which it then read again for every cell.
         let mut pairs = [0u16; SEEN];
+        let (keys, state, table) = (&mut *self.keys, &*self.state, self.pairs.lookup());
         for d in 0..4 {
             let off = self.dirs[d];
             for k in 1..pattern::HALF + 1 {
                 for (sign, j) in [(1, 0), (-1, 1)] {
                     let q = slot((i as isize + sign * off * k as isize) as usize);
-                    saved[1 + seen_slot(d, k, j)] = self.state[q];
-                    let key = &mut self.keys[q][d];
+                    saved[1 + seen_slot(d, k, j)] = state[q];
+                    let key = &mut keys[q][d];
                     *key ^= (v as u32) << pattern::shift(-sign as i32 * k);
-                    pairs[seen_slot(d, k, j)] = self.pairs.get(*key);
+                    pairs[seen_slot(d, k, j)] = table.get(*key);
                 }
             }
         }

@@ -364,10 +364,20 @@ impl PairTable {
     /// The pair of the line key `key` (only its [`KEY_BITS`] low bits are read).
     #[inline(always)]
     pub fn get(&self, key: u32) -> u16 {
-        self.pairs[self.index(key)]
+        self.lookup().get(key)
     }
 
-    /// The class-pair slot of the line key `key`.
+    /// The table's three arrays, for many lookups in a row (see [`PairLookup`]).
+    #[inline(always)]
+    pub fn lookup(&self) -> PairLookup<'_> {
+        PairLookup {
+            low: &self.low,
+            high: &self.high,
+            pairs: &self.pairs,
+        }
+    }
+
+    /// The class-pair slot of the line key `key` (as [`PairLookup::get`] finds it).
     #[inline(always)]
     fn index(&self, key: u32) -> usize {
         let low = self.low[key as usize & (HALF_KEYS - 1)];
@@ -413,6 +423,26 @@ impl PairTable {
             table.pairs[i] = pair(key);
         }
         table
+    }
+}
+
+/// [`PairTable::get`] with the address of the boxed pair array held: where lookups alternate
+/// with stores that the compiler cannot tell apart from the table (as in
+/// [`super::fast::FastBoard::put`]), the table's fields are otherwise read again for each one.
+#[derive(Clone, Copy)]
+pub struct PairLookup<'a> {
+    low: &'a [u16; HALF_KEYS],
+    high: &'a [u16; HALF_KEYS],
+    pairs: &'a [u16; MAX_PAIR_ENTRIES],
+}
+
+impl PairLookup<'_> {
+    /// The pair of the line key `key` (only its [`KEY_BITS`] low bits are read).
+    #[inline(always)]
+    pub fn get(&self, key: u32) -> u16 {
+        let low = self.low[key as usize & (HALF_KEYS - 1)];
+        let high = self.high[(key >> (KEY_BITS / 2)) as usize & (HALF_KEYS - 1)];
+        self.pairs[(low + high) as usize & (MAX_PAIR_ENTRIES - 1)]
     }
 }
 
