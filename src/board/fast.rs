@@ -192,11 +192,13 @@ fn seen_slot(d: usize, k: i32, j: usize) -> usize {
 /// branch on whether a cell's threat changed is unpredictable.
 ///
 /// The threat counts are packed in one `u64` per colour, 7 bits per threat from `Low` to
-/// `Five`, as a signed-digit sum: each refreshed cell adds [`THREAT_UNIT`] of its new threat and
-/// subtracts that of its old one. One put refreshes at most [`SEEN`] cells, so no count moves by
-/// more than 40 and each digit stays in -64..64 ([`Deltas::apply`] reads them back). Cells keep
-/// being empty during the refresh, so the change of the `None` count is minus the others' sum.
-#[derive(Clone, Copy, Default)]
+/// `Five`, each digit biased by 64 ([`DELTA_BIAS`], the start): each refreshed cell adds
+/// [`THREAT_UNIT`] of its new threat and subtracts that of its old one. One put refreshes at
+/// most [`SEEN`] cells, so no count moves by more than 40: the sum ends with every biased digit
+/// in 0..128, where each is read back with a shift and a mask ([`Deltas::apply`]; signed digits
+/// needed a sign extension and a subtraction each, one after another). Cells keep being empty
+/// during the refresh, so the change of the `None` count is minus the others' sum.
+#[derive(Clone, Copy)]
 struct Deltas {
     counts: [u64; 2],
     sums: [i32; 2],
@@ -204,6 +206,20 @@ struct Deltas {
 
 /// Bits per threat count in [`Deltas::counts`].
 const DELTA_BITS: u32 = 7;
+
+/// The bias of each digit of [`Deltas::counts`] (half its range).
+const DELTA_DIGIT_BIAS: u64 = 1 << (DELTA_BITS - 1);
+
+/// [`Deltas::counts`] with no change: every digit at its bias.
+const DELTA_BIAS: u64 = {
+    let mut bias = 0;
+    let mut t = 1;
+    while t <= Threat::Five as u32 {
+        bias |= DELTA_DIGIT_BIAS << (DELTA_BITS * (t - 1));
+        t += 1;
+    }
+    bias
+};
 
 /// The [`Deltas::counts`] unit of each threat value (`None`, and the unused slots from 10 on,
 /// have none).
@@ -218,25 +234,30 @@ const THREAT_UNIT: [u64; 16] = {
 };
 
 impl Deltas {
+    /// No changes.
+    const NONE: Deltas = Deltas {
+        counts: [DELTA_BIAS; 2],
+        sums: [0; 2],
+    };
+
     /// Adds the changes to `totals`.
     fn apply(self, totals: &mut Totals) {
         const _: () =
-            assert!(DELTA_BITS * Threat::Five as u32 <= 64 && SEEN < 1 << (DELTA_BITS - 1));
+            assert!(DELTA_BITS * Threat::Five as u32 <= 64 && SEEN < DELTA_DIGIT_BIAS as usize);
         for c in 0..2 {
             let count = &mut totals.threat_count[c];
-            let mut packed = self.counts[c] as i64;
+            let packed = self.counts[c];
+            debug_assert!(packed < 1 << (DELTA_BITS * Threat::Five as u32));
             // The `None` count moves once, by the digits' sum: moved with each digit, its
             // read-modify-write in memory chained the digits one after another.
             let mut named = 0u16;
             for t in 1..Threat::Five as usize + 1 {
-                // The lowest digit, sign-extended; removing it leaves the higher digits' sum.
-                let digit = packed << (64 - DELTA_BITS) >> (64 - DELTA_BITS);
-                packed = (packed - digit) >> DELTA_BITS;
-                count[t] = count[t].wrapping_add(digit as u16);
-                named = named.wrapping_add(digit as u16);
+                let biased = packed >> (DELTA_BITS * (t as u32 - 1)) & ((1 << DELTA_BITS) - 1);
+                let digit = (biased as u16).wrapping_sub(DELTA_DIGIT_BIAS as u16);
+                count[t] = count[t].wrapping_add(digit);
+                named = named.wrapping_add(digit);
             }
             count[0] = count[0].wrapping_sub(named);
-            debug_assert_eq!(packed, 0, "threat count deltas out of range");
             totals.score_sum[c] += self.sums[c];
         }
     }
@@ -939,7 +960,7 @@ impl FastBoard {
         // from the cell states it writes: the compiler then knows that a cell-state store
         // cannot change them, and keeps the sums in registers instead of reloading them.
         let combo = [&*self.combo[0].entry, &*self.combo[1].entry];
-        let mut deltas = Deltas::default();
+        let mut deltas = Deltas::NONE;
         let (cells, state, dirs) = (&*self.cells, &mut *self.state, self.dirs);
         let d = &mut deltas;
         refresh_line::<0>(i, dirs[0], cells, state, &pairs, &combo, d);
