@@ -221,10 +221,11 @@ const DELTA_BIAS: u64 = {
     bias
 };
 
-/// The [`Deltas::counts`] unit of each threat value (`None`, and the unused slots from 10 on,
-/// have none).
-const THREAT_UNIT: [u64; 16] = {
-    let mut unit = [0u64; 16];
+/// The [`Deltas::counts`] unit of each threat value (`None`, and the byte values above `Five`,
+/// have none). A slot per byte value: a threat byte indexes it as it is, with no mask to keep
+/// the index in bounds (only the first cache lines are ever read).
+static THREAT_UNIT: [u64; 256] = {
+    let mut unit = [0u64; 256];
     let mut t = 1;
     while t <= Threat::Five as usize {
         unit[t] = 1 << (DELTA_BITS * (t as u32 - 1));
@@ -294,8 +295,8 @@ fn refresh_dir<const D: usize>(
         let e = combo[c][packed as usize & (COMBO_LEN - 1)];
         let (t, sc) = (ComboTable::threat_of(e), ComboTable::score_of(e));
         deltas.counts[c] = deltas.counts[c]
-            .wrapping_add(THREAT_UNIT[(t & 15) as usize])
-            .wrapping_sub(THREAT_UNIT[(st.threat[c] & 15) as usize]);
+            .wrapping_add(THREAT_UNIT[t as usize])
+            .wrapping_sub(THREAT_UNIT[st.threat[c] as usize]);
         st.threat[c] = t;
         deltas.sums[c] += sc as i32 - st.score[c] as i32;
         st.score[c] = sc;
