@@ -252,10 +252,13 @@ impl Deltas {
             // The `None` count moves once, by the digits' sum: moved with each digit, its
             // read-modify-write in memory chained the digits one after another.
             let mut named = 0u16;
-            for t in 1..Threat::Five as usize + 1 {
-                let biased = packed >> (DELTA_BITS * (t as u32 - 1)) & ((1 << DELTA_BITS) - 1);
+            for (shift, n) in (0..)
+                .step_by(DELTA_BITS as usize)
+                .zip(&mut count[1..Threat::Five as usize + 1])
+            {
+                let biased = packed >> shift & ((1 << DELTA_BITS) - 1);
                 let digit = (biased as u16).wrapping_sub(DELTA_DIGIT_BIAS as u16);
-                count[t] = count[t].wrapping_add(digit);
+                *n = n.wrapping_add(digit);
                 named = named.wrapping_add(digit);
             }
             count[0] = count[0].wrapping_sub(named);
