@@ -428,6 +428,34 @@ impl Engine {
                 return r;
             }
         }
+        // Step 1c. A quiet move that threatens a VCF which no reply stops (see
+        // `search::vcf_threat`), in a share of the time like the VCT's.
+        let t = s.tuning();
+        if exclude.is_empty()
+            && budget.hard_ms > 0
+            && handicap.strength >= 100
+            && t.root_vcf_threat_nodes > 0
+        {
+            let share = budget.soft_ms.min(budget.hard_ms) / search::ROOT_VCT_TIME_DIVISOR;
+            let until = s.elapsed_ms().saturating_add(share).min(budget.hard_ms);
+            let deadline = (budget.hard_ms != u64::MAX)
+                .then(|| start.checked_add(std::time::Duration::from_millis(until)))
+                .flatten()
+                .map(|d| (d, stop));
+            let nodes = match max_nodes {
+                u64::MAX => t.root_vcf_threat_nodes,
+                m => t.root_vcf_threat_nodes.min(m.saturating_sub(s.nodes)),
+            };
+            let mut vt = search::vcf_threat::VcfThreat::new(vcf_cache, nodes, deadline);
+            let found = vt.solve(&mut s.b, t.root_vcf_threat_moves);
+            log::debug!("root vcf threat: {:?} in {} nodes", found, vt.nodes);
+            s.nodes += vt.nodes;
+            if let Some((n, line)) = found {
+                let r = proven_win(&s, n, &line);
+                on_info(&info_of(&r, n as Depth));
+                return r;
+            }
+        }
         // Step 2. Iterative deepening on this thread, which decides the move and the time, with
         // `threads - 1` helpers searching the same root through the shared tables (Lazy SMP).
         let mut helper_nodes = 0;

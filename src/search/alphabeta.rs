@@ -318,6 +318,10 @@ pub struct Tuning {
     pub root_vct_rate: u64,
     /// Experiment: the rest of the root VCT's share to a wider run (`rvctwide`, off).
     pub root_vct_wide: bool,
+    /// Node cap of the root's VCF-threat search ([`crate::search::vcf_threat`]; `vcft`, 0 =
+    /// off), run when the root VCF and VCT find nothing, on the `vcftn` best-scored quiet moves.
+    pub root_vcf_threat_nodes: u64,
+    pub root_vcf_threat_moves: usize,
     /// Node cap of the threat-safety check (0 = off, the default; try
     /// [`crate::search::SAFETY_VCT_NODES`]): each new best move of the iterative deepening after
     /// which the opponent has a VCT is excluded and the iteration searched again without it. In
@@ -468,6 +472,8 @@ impl Tuning {
         root_vct_nodes: crate::search::ROOT_VCT_CLOCK_NODES,
         root_vct_rate: crate::search::ROOT_VCT_NODES_PER_MS,
         root_vct_wide: false,
+        root_vcf_threat_nodes: crate::search::ROOT_VCF_THREAT_NODES,
+        root_vcf_threat_moves: crate::search::ROOT_VCF_THREAT_MOVES,
         safety_vct_nodes: 0,
         renju_fouls_defend: true,
         renju_foul_scores_zero: false,
@@ -579,6 +585,8 @@ impl Tuning {
                 "rvctn" => t.root_vct_nodes = n.clamp(1, 1_000_000_000) as u64,
                 "rvctrate" => t.root_vct_rate = n.clamp(1, 1_000_000) as u64,
                 "rvctwide" => t.root_vct_wide = n != 0,
+                "vcft" => t.root_vcf_threat_nodes = n.clamp(0, 1_000_000_000) as u64,
+                "vcftn" => t.root_vcf_threat_moves = n.clamp(1, 1000) as usize,
                 "svct" => t.safety_vct_nodes = n.clamp(0, 100_000_000) as u64,
                 "rfoul" => t.renju_fouls_defend = n != 0,
                 "rfz" => t.renju_foul_scores_zero = n != 0,

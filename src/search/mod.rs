@@ -9,6 +9,7 @@ pub mod smp;
 pub mod time;
 pub mod tt;
 pub mod vcf;
+pub mod vcf_threat;
 pub mod vct;
 pub mod zeroed;
 
@@ -23,6 +24,10 @@ use crate::zobrist::SplitMix64;
 /// for), while 120 finds them in about 15 000. The node cap and the time bound the search
 /// either way.
 pub const ROOT_VCF_DEPTH: u32 = 120;
+/// Node cap of the root's VCF-threat search (see [`vcf_threat`]; knob `vcft`, 0 = off).
+pub const ROOT_VCF_THREAT_NODES: u64 = 100_000;
+/// Quiet moves the root's VCF-threat search tries, best cell scores first (knob `vcftn`).
+pub const ROOT_VCF_THREAT_MOVES: usize = 24;
 /// Node cap of the root VCF.
 pub const ROOT_VCF_NODES: u64 = 200_000;
 /// Attacker moves (fours and threes) the root VCT may use.
@@ -150,6 +155,13 @@ mod tests {
             (5, 200, 3, 10)
         );
         assert_eq!(t.root_vct_divisor, 0);
+        let t = Tuning::parse("vcft=0,vcftn=5").unwrap();
+        assert_eq!((t.root_vcf_threat_nodes, t.root_vcf_threat_moves), (0, 5));
+        let d = Tuning::DEFAULT;
+        assert_eq!(
+            (d.root_vcf_threat_nodes, d.root_vcf_threat_moves),
+            (ROOT_VCF_THREAT_NODES, ROOT_VCF_THREAT_MOVES)
+        );
         let t = Tuning::parse("rvctt=4,rvctdepth=24,rvctn=300000,rvctrate=500,rvctwide=1").unwrap();
         assert_eq!(
             (
