@@ -406,11 +406,7 @@ impl Engine {
             let ms = s.elapsed_ms().saturating_add(vct_ms).min(budget.hard_ms);
             let t = s.tuning();
             let clock = (budget.hard_ms != u64::MAX).then_some(vct_ms);
-            let nodes_left = match max_nodes {
-                u64::MAX => u64::MAX,
-                m => m.saturating_sub(s.nodes),
-            };
-            let cap = root_vct_cap(clock, nodes_left, &t);
+            let cap = root_vct_cap(clock, nodes_left(max_nodes, s.nodes), &t);
             let reach = (t.root_vct_depth, t.root_vct_threes, cap);
             let (mut found, vct_nodes) = root_vct(&mut s.b, vct_cache, start, ms, stop, reach);
             s.nodes += vct_nodes;
@@ -442,10 +438,7 @@ impl Engine {
                 .then(|| start.checked_add(std::time::Duration::from_millis(until)))
                 .flatten()
                 .map(|d| (d, stop));
-            let nodes = match max_nodes {
-                u64::MAX => t.root_vcf_threat_nodes,
-                m => t.root_vcf_threat_nodes.min(m.saturating_sub(s.nodes)),
-            };
+            let nodes = t.root_vcf_threat_nodes.min(nodes_left(max_nodes, s.nodes));
             let mut vt = search::vcf_threat::VcfThreat::new(vcf_cache, nodes, deadline);
             let found = vt.solve(&mut s.b, t.root_vcf_threat_moves);
             log::debug!("root vcf threat: {:?} in {} nodes", found, vt.nodes);
@@ -661,6 +654,14 @@ fn root_vct(
     let r = vct.solve(b, depth, threes, &mut line);
     log::debug!("root vct: {:?} in {} nodes", r, vct.nodes);
     (r.filter(|_| !line.is_empty()).map(|n| (n, line)), vct.nodes)
+}
+
+/// The nodes a search capped at `max_nodes` (`u64::MAX`: no cap) may still spend after `spent`.
+fn nodes_left(max_nodes: u64, spent: u64) -> u64 {
+    match max_nodes {
+        u64::MAX => u64::MAX,
+        m => m.saturating_sub(spent),
+    }
 }
 
 /// The root VCT's node cap. Under a clock (`clock_share_ms`: its share of the time) the clock
