@@ -6,7 +6,11 @@
 //! channel, so no engine behaviour can hang the referee or exhaust its memory.
 //!
 //! On unix the engine runs in its own process group: killing, suspending (SIGSTOP) and resuming
-//! (SIGCONT) address the group, so helper processes the engine started go with it.
+//! (SIGCONT) address the group, so helper processes the engine started go with it. On Linux they
+//! also address every process found through `/proc` that descends from the engine by parent
+//! links, or that carries the engine's tag in its environment ([`TAG_VAR`], set for the engine
+//! and inherited by whatever it starts): so a helper that left the group (`setsid`), or whose
+//! parent exited (a double fork, or the engine itself gone), still goes with it.
 
 use std::io::{self, Read, Write};
 use std::path::PathBuf;
@@ -82,6 +86,8 @@ enum Event {
 /// A running engine process.
 pub struct EngineProcess {
     child: Child,
+    /// This engine's value of [`TAG_VAR`].
+    tag: String,
     /// Command batches for the writer thread (`None` once input is closed).
     stdin: Option<SyncSender<Vec<u8>>>,
     /// Set by the writer thread when a write fails (the engine closed its input or died).
@@ -96,10 +102,12 @@ pub struct EngineProcess {
 impl EngineProcess {
     /// Starts the engine with piped stdin / stdout.
     pub fn spawn(cmd: &EngineCommand) -> io::Result<EngineProcess> {
+        let tag = new_tag();
         let mut command = Command::new(&cmd.program);
         command
             .args(&cmd.args)
             .envs(cmd.env.iter().map(|(k, v)| (k, v)))
+            .env(TAG_VAR, &tag)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(if cmd.show_stderr {
@@ -119,6 +127,7 @@ impl EngineProcess {
         match Self::attach(&mut child) {
             Ok((stdin, write_failed, rx)) => Ok(EngineProcess {
                 child,
+                tag,
                 stdin: Some(stdin),
                 write_failed,
                 rx,
@@ -267,7 +276,7 @@ impl EngineProcess {
         self.closed || !matches!(self.child.try_wait(), Ok(None))
     }
 
-    /// Stops the engine's process group until [`EngineProcess::resume`] (unix; no-op elsewhere).
+    /// Stops the engine's process tree until [`EngineProcess::resume`] (unix; no-op elsewhere).
     pub fn suspend(&mut self) {
         if !self.suspended && self.signal_group(Signal::Stop) {
             self.suspended = true;
@@ -282,10 +291,20 @@ impl EngineProcess {
         }
     }
 
-    /// Resident memory of the engine's process group in bytes (Linux `/proc`; `None` elsewhere or
+    /// Resident memory of the engine's process tree in bytes (Linux `/proc`; `None` elsewhere or
     /// if unreadable).
-    pub fn memory_bytes(&self) -> Option<u64> {
-        group_memory_bytes(self.child.id())
+    pub fn memory_bytes(&mut self) -> Option<u64> {
+        tree_memory_bytes(self.root())
+    }
+
+    /// The engine's pid as the root of its process tree, and whether it is still unreaped (once
+    /// reaped, the pid may be reused by an unrelated process).
+    fn root(&mut self) -> Root<'_> {
+        Root {
+            pid: self.child.id(),
+            alive: matches!(self.child.try_wait(), Ok(None)),
+            tag: &self.tag,
+        }
     }
 
     /// Sends `END`, waits up to `grace` for the process to exit, then kills the process tree.
@@ -303,6 +322,9 @@ impl EngineProcess {
         // Drop kills whatever is left of the group and reaps the child.
     }
 
+    /// Sends `signal` to the engine's process group and, on Linux, to every process of its tree
+    /// (see [`process_tree`]). A kill first stops the tree and looks again until no new process
+    /// turns up, so that nothing forked during the kill escapes it.
     fn signal_group(&mut self, signal: Signal) -> bool {
         #[cfg(unix)]
         {
@@ -311,10 +333,27 @@ impl EngineProcess {
                 Signal::Continue => libc::SIGCONT,
                 Signal::Kill => libc::SIGKILL,
             };
-            let pid = self.child.id() as libc::pid_t;
+            // Once the engine is reaped its pid may be reused by an unrelated process: then only
+            // the members of its group (a group id is not reused while it has members) and their
+            // descendants are signalled.
+            let root = self.root();
+            let pid = root.pid;
+            if sig == libc::SIGKILL {
+                // A stopped process cannot fork: stop the tree until it stops growing.
+                let mut seen = 0;
+                for _ in 0..TREE_STOP_ROUNDS {
+                    let tree = signal_tree(root, libc::SIGSTOP);
+                    if tree <= seen {
+                        break;
+                    }
+                    seen = tree;
+                }
+            }
             // SAFETY: kill(2) has no memory-safety preconditions; a negative pid addresses the
             // process group that `process_group(0)` created with the engine as its leader.
-            unsafe { libc::kill(-pid, sig) == 0 }
+            let group = unsafe { libc::kill(-(pid as libc::pid_t), sig) == 0 };
+            let tree = signal_tree(root, sig);
+            group || tree > 0
         }
         #[cfg(not(unix))]
         {
@@ -324,6 +363,47 @@ impl EngineProcess {
             }
         }
     }
+}
+
+/// How many times a kill stops the engine's tree and looks again for processes forked meanwhile.
+#[cfg(unix)]
+const TREE_STOP_ROUNDS: usize = 8;
+
+/// The engine whose process tree is meant: its pid (also its process group's id), whether that
+/// pid is still the engine's (not yet reaped), and its tag ([`TAG_VAR`]).
+#[derive(Clone, Copy, Debug)]
+struct Root<'a> {
+    pid: u32,
+    alive: bool,
+    tag: &'a str,
+}
+
+/// The environment variable that marks every process of one engine's tree: the referee sets it
+/// for each engine it starts, to a value no other engine gets, and processes inherit it.
+pub const TAG_VAR: &str = "RENSA_REFEREE_ENGINE";
+
+/// A tag no other engine of any referee gets: this process's id, a counter and the time.
+fn new_tag() -> String {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    format!("{}-{n}-{nanos}", std::process::id())
+}
+
+/// Sends `sig` to every process of the tree of `root` (see [`process_tree`]); returns how many
+/// there were (0 where `/proc` is not available).
+#[cfg(unix)]
+fn signal_tree(root: Root, sig: i32) -> usize {
+    let tree = process_tree(root);
+    for &pid in &tree {
+        // SAFETY: kill(2) has no memory-safety preconditions.
+        unsafe {
+            libc::kill(pid as libc::pid_t, sig);
+        }
+    }
+    tree.len()
 }
 
 #[derive(Clone, Copy)]
@@ -386,40 +466,91 @@ fn read_lines(mut out: impl Read, tx: std::sync::mpsc::SyncSender<Event>) {
     }
 }
 
-/// Sum of `VmRSS` over every process whose process group is `pgid` (Linux only).
-fn group_memory_bytes(pgid: u32) -> Option<u64> {
-    if !cfg!(target_os = "linux") {
-        return None;
-    }
-    let mut total_kib = 0u64;
-    let mut found = false;
-    for entry in std::fs::read_dir("/proc").ok()?.flatten() {
-        let name = entry.file_name();
-        let Some(pid) = name.to_str().and_then(|s| s.parse::<u32>().ok()) else {
-            continue;
-        };
-        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
-            continue;
-        };
-        if stat_process_group(&stat) != Some(pgid) {
-            continue;
-        }
-        if let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/status")) {
-            if let Some(kib) = status_rss_kib(&status) {
-                total_kib += kib;
-                found = true;
-            }
-        }
-    }
-    found.then_some(total_kib * 1024)
+/// One process as [`tree_members`] sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct ProcInfo {
+    pid: u32,
+    ppid: u32,
+    pgrp: u32,
+    /// Its environment holds the engine's tag.
+    tagged: bool,
 }
 
-/// The process group field of a `/proc/<pid>/stat` line (the command name may contain blanks and
-/// parentheses, so fields are counted after the last `)`).
-fn stat_process_group(stat: &str) -> Option<u32> {
+/// The processes of `/proc`, read once, each marked whether its environment holds `TAG_VAR=tag`
+/// (Linux; empty elsewhere or if unreadable; another user's environment is not readable, and
+/// such a process counts as untagged).
+fn proc_table(tag: &str) -> Vec<ProcInfo> {
+    if !cfg!(target_os = "linux") {
+        return Vec::new();
+    }
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    let needle = format!("{TAG_VAR}={tag}");
+    dir.flatten()
+        .filter_map(|entry| {
+            let pid = entry.file_name().to_str()?.parse::<u32>().ok()?;
+            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+            let (ppid, pgrp) = stat_parent_and_group(&stat)?;
+            let tagged = std::fs::read(format!("/proc/{pid}/environ"))
+                .is_ok_and(|env| env.split(|&b| b == 0).any(|v| v == needle.as_bytes()));
+            Some(ProcInfo {
+                pid,
+                ppid,
+                pgrp,
+                tagged,
+            })
+        })
+        .collect()
+}
+
+/// The engine's process tree: the engine itself while `root.alive`, the members of its process
+/// group, the processes carrying its tag, and every descendant of any of them by parent links
+/// (which also catches a process that left the group with `setsid` and cleared its
+/// environment). Pure: `procs` is a [`proc_table`].
+fn tree_members(procs: &[ProcInfo], root: Root) -> Vec<u32> {
+    let mut members: Vec<u32> = procs
+        .iter()
+        .filter(|p| (root.alive && p.pid == root.pid) || p.pgrp == root.pid || p.tagged)
+        .map(|p| p.pid)
+        .collect();
+    loop {
+        let before = members.len();
+        for p in procs {
+            if members.contains(&p.ppid) && !members.contains(&p.pid) {
+                members.push(p.pid);
+            }
+        }
+        if members.len() == before {
+            return members;
+        }
+    }
+}
+
+/// The live process tree of `root` (see [`tree_members`]; empty where `/proc` is not available).
+fn process_tree(root: Root) -> Vec<u32> {
+    tree_members(&proc_table(root.tag), root)
+}
+
+/// Sum of `VmRSS` over the process tree of `root` (Linux only).
+fn tree_memory_bytes(root: Root) -> Option<u64> {
+    let kib: Vec<u64> = process_tree(root)
+        .into_iter()
+        .filter_map(|pid| std::fs::read_to_string(format!("/proc/{pid}/status")).ok())
+        .filter_map(|status| status_rss_kib(&status))
+        .collect();
+    (!kib.is_empty()).then(|| kib.iter().sum::<u64>() * 1024)
+}
+
+/// The parent pid and process group fields of a `/proc/<pid>/stat` line (the command name may
+/// contain blanks and parentheses, so fields are counted after the last `)`).
+fn stat_parent_and_group(stat: &str) -> Option<(u32, u32)> {
     let rest = &stat[stat.rfind(')')? + 1..];
     // Fields after the name: state, ppid, pgrp.
-    rest.split_whitespace().nth(2)?.parse().ok()
+    let mut fields = rest.split_whitespace().skip(1);
+    let ppid = fields.next()?.parse().ok()?;
+    let pgrp = fields.next()?.parse().ok()?;
+    Some((ppid, pgrp))
 }
 
 /// `VmRSS` in KiB from a `/proc/<pid>/status` text.
@@ -438,11 +569,134 @@ mod tests {
     #[test]
     fn proc_fields_parse() {
         let stat = "1234 (we ird) name)) S 1 4321 4321 0 -1 4194560";
-        assert_eq!(stat_process_group(stat), Some(4321));
-        assert_eq!(stat_process_group("garbage"), None);
+        assert_eq!(stat_parent_and_group(stat), Some((1, 4321)));
+        assert_eq!(stat_parent_and_group("garbage"), None);
+        assert_eq!(stat_parent_and_group("5 (x) S 1"), None);
         let status = "Name:\tx\nVmPeak:\t  100 kB\nVmRSS:\t    2048 kB\n";
         assert_eq!(status_rss_kib(status), Some(2048));
         assert_eq!(status_rss_kib("Name: x\n"), None);
+    }
+
+    #[test]
+    fn tree_follows_group_tag_and_parent_links() {
+        let p = |pid, ppid, pgrp, tagged| ProcInfo {
+            pid,
+            ppid,
+            pgrp,
+            tagged,
+        };
+        // 10 is the engine (its own group) under the referee 1; 11 is in its group; 12 left the
+        // group (setsid) but is 10's child, and 13 is 12's child; 20 and 21 are unrelated; 22 is
+        // in group 10 although its parent is unrelated; 30 is an orphan adopted by init that
+        // carries the tag, and 31 its untagged child.
+        let procs = [
+            p(1, 0, 1, false),
+            p(13, 12, 12, false),
+            p(10, 1, 10, true),
+            p(11, 10, 10, true),
+            p(12, 10, 12, false),
+            p(20, 1, 20, false),
+            p(21, 20, 20, false),
+            p(22, 20, 10, false),
+            p(30, 1, 30, true),
+            p(31, 30, 31, false),
+        ];
+        let root = |alive| Root {
+            pid: 10,
+            alive,
+            tag: "",
+        };
+        let mut tree = tree_members(&procs, root(true));
+        tree.sort_unstable();
+        assert_eq!(tree, [10, 11, 12, 13, 22, 30, 31]);
+        // Reaped: pid 10 might be someone else's now (here an untagged process in its own
+        // group): not it, but its group, tagged processes and their descendants.
+        let reused = [
+            p(10, 1, 40, false),
+            p(41, 10, 40, false),
+            p(11, 1, 10, false),
+        ];
+        let mut tree = tree_members(&reused, root(false));
+        tree.sort_unstable();
+        assert_eq!(tree, [11]);
+        assert!(tree_members(&reused[..2], root(false)).is_empty());
+    }
+
+    /// Whether process `pid` is gone or a zombie (Linux `/proc`).
+    #[cfg(target_os = "linux")]
+    fn gone(pid: u32) -> bool {
+        match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+            Err(_) => true,
+            Ok(stat) => stat[stat.rfind(')').unwrap() + 1..]
+                .trim_start()
+                .starts_with('Z'),
+        }
+    }
+
+    /// A helper that leaves the engine's process group (`setsid`), and one orphaned by a double
+    /// fork, are counted in its memory, stopped with it, and killed with it.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn helpers_that_leave_the_group_go_with_the_engine() {
+        let has_setsid = Command::new("setsid")
+            .arg("true")
+            .status()
+            .is_ok_and(|s| s.success());
+        if !has_setsid {
+            return; // no `setsid` here
+        }
+        // The engine prints the pids of a setsid child and of a double-forked orphan (whose
+        // parent exits at once), then waits on its input.
+        let script = "setsid sh -c 'echo A $$; exec sleep 60' & \
+                      (setsid sh -c 'echo B $$; exec sleep 60' &) ; \
+                      cat";
+        let cmd = EngineCommand {
+            program: "sh".into(),
+            args: vec!["-c".into(), script.into()],
+            dir: None,
+            env: vec![],
+            show_stderr: false,
+        };
+        let mut p = EngineProcess::spawn(&cmd).expect("sh starts");
+        let mut pids = Vec::new();
+        for _ in 0..2 {
+            let (line, _) = p
+                .next_line(Instant::now() + Duration::from_secs(10))
+                .expect("a helper's pid");
+            let pid: u32 = line[2..].parse().expect("a pid");
+            pids.push(pid);
+        }
+        // Both helpers are in the engine's tree (the orphan once it is adopted by the engine).
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while !pids.iter().all(|q| process_tree(p.root()).contains(q)) {
+            assert!(
+                Instant::now() < deadline,
+                "helpers {pids:?} not in the tree"
+            );
+            thread::sleep(Duration::from_millis(10));
+        }
+        assert!(p.memory_bytes().is_some_and(|b| b > 0));
+        p.suspend();
+        let stopped = |pid: u32| {
+            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+            stat.rfind(')')
+                .is_some_and(|i| stat[i + 1..].trim_start().starts_with('T'))
+        };
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while !pids.iter().all(|&q| stopped(q)) {
+            assert!(Instant::now() < deadline, "helpers {pids:?} not stopped");
+            thread::sleep(Duration::from_millis(10));
+        }
+        p.resume();
+        p.shutdown(Duration::from_millis(100));
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while !pids.iter().all(|&q| gone(q)) {
+            assert!(
+                Instant::now() < deadline,
+                "helpers {pids:?} survived the kill"
+            );
+            thread::sleep(Duration::from_millis(10));
+        }
     }
 
     #[test]
