@@ -103,9 +103,10 @@ pub struct FastBoard {
 }
 
 /// What a cell knows about itself, per colour. For an empty cell: the pattern byte (class and
-/// flags) of each direction, the combined threat and the move-ordering / evaluation score. An
-/// occupied cell has threat 0 and score 0; its patterns are those it had when it was filled (they
-/// are not maintained while it is occupied and come back with the undo log).
+/// flags) of each direction, and the combo-table entry of the four (the combined threat and the
+/// move-ordering / evaluation score). An occupied cell has entry 0 (threat 0, score 0); its
+/// patterns are those it had when it was filled (they are not maintained while it is occupied
+/// and come back with the undo log).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct CellState {
     /// Per direction, the pattern bytes of both colours as the pair table gives them (black's in
@@ -114,8 +115,9 @@ struct CellState {
     /// The combo-table index of the four pattern classes of colour `c` (see
     /// [`pattern::combo_index`]).
     packed: [u16; 2],
-    threat: [u8; 2],
-    score: [i16; 2],
+    /// The combo-table entry (see [`ComboTable`]), kept whole: [`FastBoard::put`] sums the
+    /// changes of whole entries, one subtraction for the score and threat together.
+    combo: [u32; 2],
 }
 
 impl CellState {
@@ -123,6 +125,18 @@ impl CellState {
     #[inline(always)]
     fn pat(&self, c: usize, d: usize) -> u8 {
         (self.pats[d] >> (8 * c)) as u8
+    }
+
+    /// The threat of colour index `c` (a [`Threat`] value).
+    #[inline(always)]
+    fn threat(&self, c: usize) -> u8 {
+        ComboTable::threat_of(self.combo[c])
+    }
+
+    /// The score of colour index `c`.
+    #[inline(always)]
+    fn score(&self, c: usize) -> i16 {
+        ComboTable::score_of(self.combo[c])
     }
 
     /// The pattern bytes of colour index `c`, per direction.
@@ -198,10 +212,12 @@ fn seen_slot(d: usize, k: i32, j: usize) -> usize {
 /// in 0..128, where each is read back with a shift and a mask ([`Deltas::apply`]; signed digits
 /// needed a sign extension and a subtraction each, one after another). Cells keep being empty
 /// during the refresh, so the change of the `None` count is minus the others' sum.
+///
+/// The score sums take the changes of whole combo entries (see [`ComboTable::score_of_sum`]).
 #[derive(Clone, Copy)]
 struct Deltas {
     counts: [u64; 2],
-    sums: [i32; 2],
+    entries: [u64; 2],
 }
 
 /// Bits per threat count in [`Deltas::counts`].
@@ -238,13 +254,14 @@ impl Deltas {
     /// No changes.
     const NONE: Deltas = Deltas {
         counts: [DELTA_BIAS; 2],
-        sums: [0; 2],
+        entries: [0; 2],
     };
 
     /// Adds the changes to `totals`.
     fn apply(self, totals: &mut Totals) {
         const _: () =
             assert!(DELTA_BITS * Threat::Five as u32 <= 64 && SEEN < DELTA_DIGIT_BIAS as usize);
+        const _: () = assert!(SEEN <= ComboTable::MAX_SUMMED);
         for c in 0..2 {
             let count = &mut totals.threat_count[c];
             let packed = self.counts[c];
@@ -262,7 +279,7 @@ impl Deltas {
                 named = named.wrapping_add(digit);
             }
             count[0] = count[0].wrapping_sub(named);
-            totals.score_sum[c] += self.sums[c];
+            totals.score_sum[c] += ComboTable::score_of_sum(self.entries[c]);
         }
     }
 }
@@ -295,14 +312,14 @@ fn refresh_dir<const D: usize>(
     for (c, p, old) in [(0, b, old_b), (1, w, old_w)] {
         let packed = with_class(st.packed[c], D, old, p);
         st.packed[c] = packed;
-        let e = combo[c][packed as usize & (COMBO_LEN - 1)];
-        let (t, sc) = (ComboTable::threat_of(e), ComboTable::score_of(e));
+        let (e, old_e) = (combo[c][packed as usize & (COMBO_LEN - 1)], st.combo[c]);
         deltas.counts[c] = deltas.counts[c]
-            .wrapping_add(THREAT_UNIT[t as usize])
-            .wrapping_sub(THREAT_UNIT[st.threat[c] as usize]);
-        st.threat[c] = t;
-        deltas.sums[c] += sc as i32 - st.score[c] as i32;
-        st.score[c] = sc;
+            .wrapping_add(THREAT_UNIT[ComboTable::threat_of(e) as usize])
+            .wrapping_sub(THREAT_UNIT[ComboTable::threat_of(old_e) as usize]);
+        deltas.entries[c] = deltas.entries[c]
+            .wrapping_add(e as u64)
+            .wrapping_sub(old_e as u64);
+        st.combo[c] = e;
     }
 }
 
@@ -559,22 +576,20 @@ impl FastBoard {
         for y in 0..height {
             for x in 0..width {
                 let i = b.idx(Pos::new(x as u8, y as u8));
-                let (_, pats, threat, score) = b.expected_cell(i);
+                let (_, pats, combo) = b.expected_cell(i);
                 let packed = [0, 1].map(|c| combo_index(pats[c]) as u16);
                 let pats = pair_pats(pats);
                 b.state[i] = CellState {
                     pats,
                     packed,
-                    threat: [0; 2],
-                    score: [0; 2],
+                    combo: [0; 2],
                 };
                 b.set_combo(
                     i,
                     CellState {
                         pats,
                         packed,
-                        threat,
-                        score,
+                        combo,
                     },
                 );
             }
@@ -692,7 +707,7 @@ impl FastBoard {
     /// What `c` playing the empty cell `i` makes (all four lines together).
     #[inline]
     pub fn threat(&self, i: Idx, c: Color) -> Threat {
-        Threat::from_u8(self.state[slot(i)].threat[c.index()])
+        Threat::from_u8(self.state[slot(i)].threat(c.index()))
     }
 
     /// The line key of `i` along direction `d` (0..4): its ten neighbours as black sees them
@@ -718,7 +733,7 @@ impl FastBoard {
     /// Move-ordering and evaluation score of cell `i` for `c`.
     #[inline]
     pub fn cell_score(&self, i: Idx, c: Color) -> i32 {
-        self.state[slot(i)].score[c.index()] as i32
+        self.state[slot(i)].score(c.index()) as i32
     }
 
     /// Sum of cell scores of `c` over all empty cells.
@@ -821,7 +836,7 @@ impl FastBoard {
     pub fn cells_with(&self, c: Color, t: Threat) -> impl Iterator<Item = Idx> + '_ {
         let ci = c.index();
         self.area(4)
-            .filter(move |&i| self.state[i].threat[ci] >= t as u8 && self.cells[i] == EMPTY)
+            .filter(move |&i| self.state[i].threat(ci) >= t as u8 && self.cells[i] == EMPTY)
     }
 
     /// Plays the side to move at the empty cell `i`.
@@ -927,8 +942,7 @@ impl FastBoard {
         self.set_combo(
             i,
             CellState {
-                threat: [0; 2],
-                score: [0; 2],
+                combo: [0; 2],
                 ..old
             },
         );
@@ -1012,13 +1026,13 @@ impl FastBoard {
     fn set_combo(&mut self, i: Idx, new: CellState) {
         let st = &mut self.state[i];
         for c in 0..2 {
-            let (old_t, t) = (st.threat[c], new.threat[c]);
+            let (old_t, t) = (st.threat(c), new.threat(c));
             if old_t != t {
                 let count = &mut self.totals.threat_count[c];
                 count[(old_t & 15) as usize] -= 1;
                 count[(t & 15) as usize] += 1;
             }
-            self.totals.score_sum[c] += new.score[c] as i32 - st.score[c] as i32;
+            self.totals.score_sum[c] += new.score(c) as i32 - st.score(c) as i32;
         }
         *st = new;
     }
@@ -1042,7 +1056,7 @@ impl FastBoard {
         key
     }
 
-    fn expected_cell(&self, i: Idx) -> ([u32; 4], [[u8; 4]; 2], [u8; 2], [i16; 2]) {
+    fn expected_cell(&self, i: Idx) -> ([u32; 4], [[u8; 4]; 2], [u32; 2]) {
         let mut keys = [0; 4];
         let mut pats = [[0; 4]; 2];
         for d in 0..4 {
@@ -1050,34 +1064,27 @@ impl FastBoard {
             pats[0][d] = self.tables[0][keys[d] as usize];
             pats[1][d] = self.tables[1][swap_colors(keys[d]) as usize];
         }
-        let mut t = [0; 2];
-        let mut s = [0; 2];
+        let mut e = [0; 2];
         if self.cells[i] == EMPTY {
             for c in 0..2 {
-                let ix = combo_index(pats[c]);
-                t[c] = ComboTable::threat_of(self.combo[c].entry[ix]);
-                s[c] = ComboTable::score_of(self.combo[c].entry[ix]);
+                e[c] = self.combo[c].entry[combo_index(pats[c])];
             }
         }
-        (keys, pats, t, s)
+        (keys, pats, e)
     }
 
     fn cell_consistent(&self, i: Idx) -> bool {
         if self.cells[i] == WALL {
             return true;
         }
-        let (k, p, t, s) = self.expected_cell(i);
+        let (k, p, e) = self.expected_cell(i);
         let packed = [0, 1].map(|c| combo_index(p[c]) as u16);
         let st = &self.state[i];
         if self.cells[i] != EMPTY {
             // Patterns of occupied cells are not maintained (restored when the cell empties).
-            return k == self.keys[i] && st.threat == [0; 2] && st.score == [0; 2];
+            return k == self.keys[i] && st.combo == [0; 2];
         }
-        k == self.keys[i]
-            && pair_pats(p) == st.pats
-            && t == st.threat
-            && s == st.score
-            && packed == st.packed
+        k == self.keys[i] && pair_pats(p) == st.pats && e == st.combo && packed == st.packed
     }
 
     /// The threat `c` would have at the empty cell `f` if `c`'s opponent also had a stone on the
@@ -1171,8 +1178,8 @@ impl FastBoard {
                 _ => {}
             }
             for c in 0..2 {
-                sums[c] += self.state[i].score[c] as i32;
-                counts[c][self.state[i].threat[c] as usize] += 1;
+                sums[c] += self.state[i].score(c) as i32;
+                counts[c][self.state[i].threat(c) as usize] += 1;
             }
         }
         sums == self.totals.score_sum
@@ -1209,7 +1216,7 @@ impl FastBoard {
     /// Whether `c` playing the empty cell `i` wins now.
     #[inline]
     pub fn is_five(&self, i: Idx, c: Color) -> bool {
-        self.state[i].threat[c.index()] == Threat::Five as u8
+        self.state[i].threat(c.index()) == Threat::Five as u8
     }
 
     /// Whether black may not play the empty cell `i` (renju only; an exact five is never forbidden).
@@ -1231,7 +1238,7 @@ impl FastBoard {
         if self.rule != Rule::Renju {
             return false;
         }
-        let t = self.state[i].threat[0];
+        let t = self.state[i].threat(0);
         t == Threat::Flex4 as u8
             || t == Threat::Three3 as u8
             || t == Threat::Four3 as u8

@@ -641,23 +641,43 @@ pub fn combo_multiset(i: usize) -> usize {
 }
 
 /// Combined threat and score of a cell from its four line patterns (indexed by
-/// [`combo_index`]). Each entry packs the [`Threat`] in bits 16.. and the (non-negative) score in
-/// bits 0..16, so one lookup gives both.
+/// [`combo_index`]). Each entry packs the [`Threat`] in bits 0..16 and the (non-negative) score
+/// in bits 16.., so one lookup gives both, and the board sums the changes of whole entries: the
+/// score changes come out of the sum's high bits, because the threat changes of the 40 cells a
+/// move refreshes cannot reach bit 15 (see [`ComboTable::score_of_sum`]).
 pub struct ComboTable {
     /// [`COMBO_LEN`] entries; those from [`COMBOS`] on are never used.
     pub entry: Box<[u32; COMBO_LEN]>,
 }
 
 impl ComboTable {
+    /// The entry of threat `t` and score `s` (non-negative).
+    fn pack(t: u8, s: i16) -> u32 {
+        debug_assert!(s >= 0);
+        (s as u32) << 16 | t as u32
+    }
+
     #[inline]
     pub fn threat_of(e: u32) -> u8 {
-        (e >> 16) as u8
+        e as u8
     }
 
     #[inline]
     pub fn score_of(e: u32) -> i16 {
-        (e & 0xffff) as i16
+        (e >> 16) as i16
     }
+
+    /// The sum of the score changes of a sum of entry changes (`new - old` per entry, in
+    /// wrapping `u64` arithmetic) over at most [`Self::MAX_SUMMED`] entries: their threat
+    /// changes sum to less than half of bit 16 either way, which rounding removes.
+    #[inline]
+    pub fn score_of_sum(sum: u64) -> i32 {
+        const _: () = assert!(ComboTable::MAX_SUMMED * 9 < 1 << 15);
+        ((sum as i64 + (1 << 15)) >> 16) as i32
+    }
+
+    /// The most entry changes [`Self::score_of_sum`] reads back.
+    pub const MAX_SUMMED: usize = 1000;
 }
 
 /// Experimental per-combination score corrections (see [`set_combo_corrections`]).
@@ -831,7 +851,7 @@ fn renju_black_combo(corrections: Option<Corrections>) -> &'static ComboTable {
         let mut entry = base.entry.clone();
         for (i, e) in entry.iter_mut().enumerate().take(COMBOS) {
             if renju_foul_shape(COMBO_WEIGHT.map(|wd| Pattern::ALL[i / wd as usize % 10])) {
-                *e &= !0xffff;
+                *e = ComboTable::pack(ComboTable::threat_of(*e), 0);
             }
         }
         ComboTable { entry }
@@ -874,7 +894,7 @@ fn build_combo(rule: Rule, built_in: Option<&[i32; COMBOS]>) -> ComboTable {
         for c in built_in.into_iter().chain(experimental.map(|c| &**c)) {
             s += c[combo_multiset(i)];
         }
-        *e = ((t as u32) << 16) | s.clamp(0, i16::MAX as i32) as u32;
+        *e = ComboTable::pack(t as u8, s.clamp(0, i16::MAX as i32) as i16);
     }
     ComboTable { entry }
 }
