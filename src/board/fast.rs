@@ -78,9 +78,11 @@ pub struct FastBoard {
     /// Index offsets of the four directions: (1,0), (0,1), (1,1), (-1,1).
     pub dirs: [isize; 4],
     /// Cells of the padded grid (`stride * (height + 2 * PAD)` of the [`GRID`] slots; the rest
-    /// are walls and unused), then per cell the line keys of the four directions and the state.
+    /// are walls and unused), then per direction and cell the line keys, and per cell the state.
     cells: Box<[u8; GRID]>,
-    keys: Box<[[u32; 4]; GRID]>,
+    /// A grid per direction: a key's address is a scaled cell index (with four keys per cell
+    /// it took a shift and an add, 80 times a move).
+    keys: [Box<[u32; GRID]>; 4],
     /// Per cell: patterns, threat and score (see [`CellState`]).
     state: Box<[CellState; GRID]>,
     totals: Totals,
@@ -544,7 +546,7 @@ impl FastBoard {
             combo: [Color::Black, Color::White].map(|c| pattern::combo_for(rule, c, k)),
             dirs: [1, s, s + 1, s - 1],
             cells: grid(WALL),
-            keys: grid([0; 4]),
+            keys: [(); 4].map(|_| grid(0)),
             state: grid(CellState::default()),
             totals: Totals {
                 score_sum: [0; 2],
@@ -570,7 +572,7 @@ impl FastBoard {
         }
         for i in 0..total {
             for d in 0..4 {
-                b.keys[i][d] = b.compute_key(i, d);
+                b.keys[d][i] = b.compute_key(i, d);
             }
         }
         for y in 0..height {
@@ -714,7 +716,7 @@ impl FastBoard {
     /// (see [`pattern`]; [`swap_colors`] gives white's view).
     #[inline]
     pub fn line_key(&self, i: Idx, d: usize) -> u32 {
-        self.keys[i][d]
+        self.keys[d][i]
     }
 
     /// Pattern of `c` at `i` along direction `d` (0..4).
@@ -961,14 +963,14 @@ impl FastBoard {
         // The arrays are reached through locals: the log and key stores might, for all the
         // compiler knows, change the board's fields, which it then read again for every cell.
         let mut pairs = [0u16; SEEN];
-        let (keys, state, table) = (&mut *self.keys, &*self.state, self.pairs.lookup());
+        let (keys, state, table) = (&mut self.keys, &*self.state, self.pairs.lookup());
         for d in 0..4 {
             let off = self.dirs[d];
             for k in 1..pattern::HALF + 1 {
                 for (sign, j) in [(1, 0), (-1, 1)] {
                     let q = slot((i as isize + sign * off * k as isize) as usize);
                     saved[1 + seen_slot(d, k, j)] = state[q];
-                    let key = &mut keys[q][d];
+                    let key = &mut keys[d][q];
                     *key ^= (v as u32) << pattern::shift(-sign as i32 * k);
                     pairs[seen_slot(d, k, j)] = table.get(*key);
                 }
@@ -1012,7 +1014,7 @@ impl FastBoard {
             for k in 1..pattern::HALF + 1 {
                 for (sign, j) in [(1, 0), (-1, 1)] {
                     let q = slot((i as isize + sign * off * k as isize) as usize);
-                    self.keys[q][d] ^= (v as u32) << pattern::shift(-sign as i32 * k);
+                    self.keys[d][q] ^= (v as u32) << pattern::shift(-sign as i32 * k);
                     self.state[q] = saved[1 + seen_slot(d, k, j)];
                 }
             }
@@ -1082,9 +1084,12 @@ impl FastBoard {
         let st = &self.state[i];
         if self.cells[i] != EMPTY {
             // Patterns of occupied cells are not maintained (restored when the cell empties).
-            return k == self.keys[i] && st.combo == [0; 2];
+            return k == self.keys.each_ref().map(|keys| keys[i]) && st.combo == [0; 2];
         }
-        k == self.keys[i] && pair_pats(p) == st.pats && e == st.combo && packed == st.packed
+        k == self.keys.each_ref().map(|keys| keys[i])
+            && pair_pats(p) == st.pats
+            && e == st.combo
+            && packed == st.packed
     }
 
     /// The threat `c` would have at the empty cell `f` if `c`'s opponent also had a stone on the
@@ -1128,7 +1133,7 @@ impl FastBoard {
     #[inline]
     fn threat_if_blocked_at(&self, f: Idx, c: Color, d: usize, k: i32) -> Threat {
         let stone = stone(c.opponent()) as u32;
-        let key = (self.keys[f][d] ^ (stone << pattern::shift(k))) & KEY_MASK;
+        let key = (self.keys[d][f] ^ (stone << pattern::shift(k))) & KEY_MASK;
         let pair = self.pairs.get(key);
         let ci = c.index();
         let st = &self.state[f];
