@@ -107,8 +107,8 @@ pub struct FastBoard {
 /// What a cell knows about itself, per colour. For an empty cell: the pattern byte (class and
 /// flags) of each direction, and the combo-table entry of the four (the combined threat and the
 /// move-ordering / evaluation score). An occupied cell has entry 0 (threat 0, score 0); its
-/// patterns are those it had when it was filled (they are not maintained while it is occupied
-/// and come back with the undo log).
+/// patterns are those it had when it was filled, with the [`OCCUPIED`] flag (they are not
+/// maintained while it is occupied and come back with the undo log).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct CellState {
     /// Per direction, the pattern bytes of both colours as the pair table gives them (black's in
@@ -122,11 +122,17 @@ struct CellState {
     combo: [u32; 2],
 }
 
+/// A flag in each of [`CellState::pats`] while the cell is occupied, and always for walls (no
+/// pair-table entry has it, see [`pattern::PAIR_BITS`]): [`FastBoard::put`] tells the cells to
+/// refresh, empty with a new pair, from the stored pair alone (see [`refresh_dir`]).
+const OCCUPIED: u16 = 0x8000;
+const _: () = assert!(pattern::PAIR_BITS & OCCUPIED == 0);
+
 impl CellState {
     /// The pattern byte of colour index `c` along direction `d`.
     #[inline(always)]
     fn pat(&self, c: usize, d: usize) -> u8 {
-        (self.pats[d] >> (8 * c)) as u8
+        ((self.pats[d] & !OCCUPIED) >> (8 * c)) as u8
     }
 
     /// The threat of colour index `c` (a [`Threat`] value).
@@ -286,9 +292,9 @@ impl Deltas {
     }
 }
 
-/// Sets the patterns of the empty cell (state `st`) along `D` to those of the pair-table entry
-/// `pair` of its key, and its threat and score from the combo table, recording the changes in
-/// `deltas`.
+/// Sets the patterns of the cell (state `st`) along `D`, if it is empty, to those of the
+/// pair-table entry `pair` of its key, and its threat and score from the combo table, recording
+/// the changes in `deltas`.
 ///
 /// Fields are updated one by one, each with its own width (the packed classes as a `u16`, not
 /// re-read from the pattern bytes): a wide load of freshly stored narrow fields stalls the CPU
@@ -300,8 +306,11 @@ fn refresh_dir<const D: usize>(
     combo: &[&[u32; COMBO_LEN]; 2],
     deltas: &mut Deltas,
 ) {
+    // Occupied cells (the flag, which no pair has) and unchanged pairs are left alone, with one
+    // test: the two pairs' difference is 0 for an unchanged pair and has the flag for an
+    // occupied cell. The test of the cell value it replaces was put's most mispredicted branch.
     let old_pair = st.pats[D];
-    if old_pair == pair {
+    if (old_pair ^ pair).wrapping_sub(1) >= OCCUPIED - 1 {
         return;
     }
     st.pats[D] = pair;
@@ -325,7 +334,7 @@ fn refresh_dir<const D: usize>(
     }
 }
 
-/// [`refresh_dir`] for the empty cells among the [`pattern::HALF`] on each side of `i` along
+/// [`refresh_dir`] for the cells among the [`pattern::HALF`] on each side of `i` along
 /// direction `D` (index offset `off`), whose pair-table entries are in `pairs` (see
 /// [`seen_slot`]). One copy per direction: with the direction a constant, its pattern bytes are
 /// at fixed offsets and its class weight a constant factor (none for the first), where a loop
@@ -334,7 +343,6 @@ fn refresh_dir<const D: usize>(
 fn refresh_line<const D: usize>(
     i: Idx,
     off: isize,
-    cells: &[u8; GRID],
     state: &mut [CellState; GRID],
     pairs: &[u16; SEEN],
     combo: &[&[u32; COMBO_LEN]; 2],
@@ -344,10 +352,7 @@ fn refresh_line<const D: usize>(
     // mispredictions a put.
     let mut step = |k: i32, sign: isize, j: usize| {
         let q = slot((i as isize + sign * off * k as isize) as usize);
-        if cells[q] == EMPTY {
-            let pair = pairs[seen_slot(D, k, j)];
-            refresh_dir::<D>(&mut state[q], pair, combo, deltas);
-        }
+        refresh_dir::<D>(&mut state[q], pairs[seen_slot(D, k, j)], combo, deltas);
     };
     const _: () = assert!(pattern::HALF == 5);
     step(1, 1, 0);
@@ -558,7 +563,11 @@ impl FastBoard {
             dirs: [1, s, s + 1, s - 1],
             cells: grid(WALL),
             keys: [(); 4].map(|_| grid(0)),
-            state: grid(CellState::default()),
+            // Walls are flagged as occupied, so that put leaves them alone.
+            state: grid(CellState {
+                pats: [OCCUPIED; 4],
+                ..CellState::default()
+            }),
             totals: Totals {
                 score_sum: [0; 2],
                 threat_count: [[0; 16]; 2],
@@ -950,11 +959,12 @@ impl FastBoard {
         let v = stone(c);
         self.cells[i] = v;
         self.hash ^= zobrist::keys().stone[c.index()][i];
-        // The cell itself scores nothing while occupied.
+        // The cell itself scores nothing while occupied, and is flagged as such.
         let old = self.state[i];
         self.set_combo(
             i,
             CellState {
+                pats: old.pats.map(|p| p | OCCUPIED),
                 combo: [0; 2],
                 ..old
             },
@@ -992,12 +1002,12 @@ impl FastBoard {
         // cannot change them, and keeps the sums in registers instead of reloading them.
         let combo = [&*self.combo[0].entry, &*self.combo[1].entry];
         let mut deltas = Deltas::NONE;
-        let (cells, state, dirs) = (&*self.cells, &mut *self.state, self.dirs);
+        let (state, dirs) = (&mut *self.state, self.dirs);
         let d = &mut deltas;
-        refresh_line::<0>(i, dirs[0], cells, state, &pairs, &combo, d);
-        refresh_line::<1>(i, dirs[1], cells, state, &pairs, &combo, d);
-        refresh_line::<2>(i, dirs[2], cells, state, &pairs, &combo, d);
-        refresh_line::<3>(i, dirs[3], cells, state, &pairs, &combo, d);
+        refresh_line::<0>(i, dirs[0], state, &pairs, &combo, d);
+        refresh_line::<1>(i, dirs[1], state, &pairs, &combo, d);
+        refresh_line::<2>(i, dirs[2], state, &pairs, &combo, d);
+        refresh_line::<3>(i, dirs[3], state, &pairs, &combo, d);
         self.log_len = start + LOGGED;
         deltas.apply(&mut self.totals);
     }
@@ -1095,7 +1105,9 @@ impl FastBoard {
         let st = &self.state[i];
         if self.cells[i] != EMPTY {
             // Patterns of occupied cells are not maintained (restored when the cell empties).
-            return k == self.keys.each_ref().map(|keys| keys[i]) && st.combo == [0; 2];
+            return k == self.keys.each_ref().map(|keys| keys[i])
+                && st.combo == [0; 2]
+                && st.pats.iter().all(|&p| p & OCCUPIED != 0);
         }
         k == self.keys.each_ref().map(|keys| keys[i])
             && pair_pats(p) == st.pats

@@ -455,12 +455,18 @@ pub fn pair_table(rule: Rule) -> &'static PairTable {
             table(Sem::of(rule, Color::Black)),
             table(Sem::of(rule, Color::White)),
         );
+        // Bit 7 of each byte is cleared, which changes only the keys no line has (UNSET, seen
+        // only by wall cells), so that the board can use bit 15 as a flag.
         PairTable::build(|key| {
             let w = white[swap_colors(key) as usize & (TABLE_LEN - 1)];
-            black[key as usize] as u16 | (w as u16) << 8
+            (black[key as usize] as u16 | (w as u16) << 8) & PAIR_BITS
         })
     })
 }
+
+/// The bits a [`PairTable`] entry may have set: a pattern byte's bit 7 is never used.
+pub const PAIR_BITS: u16 = 0x7f7f;
+const _: () = assert!((CLASS_MASK | DOUBLE_FOUR | OVERLINE) & 0x80 == 0);
 
 /// The bits of a line key (masking with it lets a table index need no bounds check).
 pub const KEY_MASK: u32 = (1 << KEY_BITS) - 1;
@@ -911,6 +917,10 @@ mod tests {
             let white = table(Sem::of(rule, Color::White));
             for key in 0..TABLE_LEN as u32 {
                 let (b, w) = (black[key as usize], white[swap_colors(key) as usize]);
+                // Bit 7 is cleared (see [`PAIR_BITS`]): set only in keys no line has.
+                assert!(b & 0x80 == 0 || b == UNSET, "{rule:?} key {key:#x}");
+                assert!(w & 0x80 == 0 || w == UNSET, "{rule:?} key {key:#x}");
+                let (b, w) = (b & 0x7f, w & 0x7f);
                 let got = pairs.get(key);
                 assert_eq!(
                     (got as u8, (got >> 8) as u8),
