@@ -99,8 +99,26 @@ pub struct Net {
     w2: [f32; NET_HIDDEN],
     b2: f32,
     a: f32,
-    lin: [f32; NET_INPUTS],
+    /// The linear part's weights, padded with zeros to whole groups of four (see [`LANES`]).
+    lin: [f32; LANES],
 }
+
+/// [`NET_INPUTS`] rounded up to a multiple of four: the inputs and the linear weights are kept
+/// padded with zeros to this length, so that their products are whole vector operations.
+const LANES: usize = NET_INPUTS.div_ceil(4) * 4;
+
+/// The threat classes whose counts are inputs 1..=9 (mover) and 10..=18 (opponent).
+const NET_CLASSES: [Threat; 9] = [
+    Threat::Low,
+    Threat::Two2,
+    Threat::Three2,
+    Threat::Flex3,
+    Threat::Three3,
+    Threat::Block4,
+    Threat::Four3,
+    Threat::Flex4,
+    Threat::Five,
+];
 
 static NET: std::sync::OnceLock<Net> = std::sync::OnceLock::new();
 
@@ -376,7 +394,7 @@ impl Net {
             w2: w2.try_into().expect("length checked"),
             b2,
             a,
-            lin: lin.try_into().expect("length checked"),
+            lin: std::array::from_fn(|f| lin.get(f).copied().unwrap_or(0.0)),
         })
     }
 
@@ -389,7 +407,7 @@ impl Net {
     /// its weight, added in the order of the inputs.
     #[cfg(not(target_arch = "x86_64"))]
     #[inline(always)]
-    fn hidden(&self, x: &[f32; NET_INPUTS]) -> [f32; NET_HIDDEN] {
+    fn hidden(&self, x: &[f32; LANES]) -> [f32; NET_HIDDEN] {
         let mut h = self.b1;
         for (row, &xf) in self.w1.iter().zip(x) {
             for (hj, &w) in h.iter_mut().zip(row) {
@@ -406,33 +424,72 @@ impl Net {
     /// shuffled them back every input (about 800 instructions per evaluation, 6 % of a search).
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
-    fn hidden(&self, x: &[f32; NET_INPUTS]) -> [f32; NET_HIDDEN] {
-        use std::arch::x86_64::{
-            __m128, _mm_add_ps, _mm_cvtss_f32, _mm_mul_ps, _mm_set1_ps, _mm_setr_ps, _mm_shuffle_ps,
-        };
+    fn hidden(&self, x: &[f32; LANES]) -> [f32; NET_HIDDEN] {
+        use std::arch::x86_64::_mm_storeu_ps;
+        use std::arch::x86_64::{__m128, _mm_add_ps, _mm_loadu_ps, _mm_mul_ps, _mm_set1_ps};
+        let mut out = [0f32; NET_HIDDEN];
         // SAFETY: these intrinsics are `unsafe` only because they are `target_feature`
-        // functions, and SSE is part of every x86_64 target; they read and write nothing but
-        // their arguments and results.
+        // functions, and SSE is part of every x86_64 target; the loads and stores touch four
+        // floats from `4 * g` of arrays of `NET_HIDDEN` (a multiple of four) floats.
         unsafe {
-            let four = |v: &[f32]| _mm_setr_ps(v[0], v[1], v[2], v[3]);
-            let mut h: [__m128; NET_HIDDEN / 4] = std::array::from_fn(|g| four(&self.b1[4 * g..]));
+            let four = |v: &[f32; NET_HIDDEN], g: usize| _mm_loadu_ps(v.as_ptr().add(4 * g));
+            let mut h: [__m128; NET_HIDDEN / 4] = std::array::from_fn(|g| four(&self.b1, g));
             for (row, &xf) in self.w1.iter().zip(x) {
                 let xv = _mm_set1_ps(xf);
                 for (g, hg) in h.iter_mut().enumerate() {
-                    *hg = _mm_add_ps(*hg, _mm_mul_ps(xv, four(&row[4 * g..])));
+                    *hg = _mm_add_ps(*hg, _mm_mul_ps(xv, four(row, g)));
                 }
             }
-            let lanes = |v: __m128| {
-                [
-                    _mm_cvtss_f32(v),
-                    _mm_cvtss_f32(_mm_shuffle_ps::<0x55>(v, v)),
-                    _mm_cvtss_f32(_mm_shuffle_ps::<0xAA>(v, v)),
-                    _mm_cvtss_f32(_mm_shuffle_ps::<0xFF>(v, v)),
-                ]
-            };
-            let h = h.map(lanes);
-            std::array::from_fn(|j| h[j / 4][j % 4])
+            for (g, hg) in h.into_iter().enumerate() {
+                _mm_storeu_ps(out.as_mut_ptr().add(4 * g), hg);
+            }
         }
+        out
+    }
+
+    /// The addends of the output after `b2 + a * x[0]`: the linear part's products
+    /// `lin[f] * x[f]` and the hidden units' outputs `max(h, 0) * w2` (see [`Net::hidden`]).
+    #[cfg(not(target_arch = "x86_64"))]
+    #[inline(always)]
+    fn products(&self, x: &[f32; LANES]) -> ([f32; LANES], [f32; NET_HIDDEN]) {
+        let h = self.hidden(x);
+        (
+            std::array::from_fn(|f| self.lin[f] * x[f]),
+            std::array::from_fn(|j| h[j].max(0.0) * self.w2[j]),
+        )
+    }
+
+    /// [`Net::products`] four lanes at a time: left to itself the compiler formed the products
+    /// one by one, with the operands spilled around them. `_mm_max_ps(h, 0)` is `h` where
+    /// `h > 0` and `+0` otherwise (NaN included), as `f32::max(h, 0.0)` (a `-0` sum, which
+    /// cannot arise from finite weights but a `-0` bias, counts the same either way).
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn products(&self, x: &[f32; LANES]) -> ([f32; LANES], [f32; NET_HIDDEN]) {
+        use std::arch::x86_64::_mm_storeu_ps;
+        use std::arch::x86_64::{_mm_loadu_ps, _mm_max_ps, _mm_mul_ps, _mm_setzero_ps};
+        let h = self.hidden(x);
+        let (mut lin, mut out) = ([0f32; LANES], [0f32; NET_HIDDEN]);
+        // SAFETY: SSE intrinsics (part of every x86_64 target, see [`Net::hidden`]); each load
+        // and store touches the four floats from `4 * g` of arrays whose lengths are multiples
+        // of four.
+        unsafe {
+            for g in 0..LANES / 4 {
+                let at = 4 * g;
+                let p = _mm_mul_ps(
+                    _mm_loadu_ps(self.lin.as_ptr().add(at)),
+                    _mm_loadu_ps(x.as_ptr().add(at)),
+                );
+                _mm_storeu_ps(lin.as_mut_ptr().add(at), p);
+            }
+            for g in 0..NET_HIDDEN / 4 {
+                let at = 4 * g;
+                let relu = _mm_max_ps(_mm_loadu_ps(h.as_ptr().add(at)), _mm_setzero_ps());
+                let p = _mm_mul_ps(relu, _mm_loadu_ps(self.w2.as_ptr().add(at)));
+                _mm_storeu_ps(out.as_mut_ptr().add(at), p);
+            }
+        }
+        (lin, out)
     }
 
     /// As [`Net::value`], with the inputs that grow with the board's area moved by `shift` to
@@ -440,26 +497,29 @@ impl Net {
     pub fn value_shifted(&self, b: &FastBoard, base: i32, shift: SizeShift) -> i32 {
         let me = b.side_to_move();
         let lt = log1p_table();
-        let mut x = [0f32; NET_INPUTS];
+        let mut x = [0f32; LANES];
         x[0] = (base + shift.base) as f32 / self.k;
         for (s, c) in [me, me.opponent()].into_iter().enumerate() {
-            for t in 1..=9u8 {
-                let mut n = b.count(c, Threat::from_u8(t)) as i32;
-                if t == 1 {
-                    n = (n + shift.cells).max(0);
-                }
-                x[1 + s * 9 + (t as usize - 1)] = lt[(n as usize).min(511)];
+            // The classes as constants (not `Threat::from_u8` of a loop counter, which became a
+            // jump per input).
+            let counts = NET_CLASSES.map(|t| b.count(c, t));
+            let low = (counts[0] as i32 + shift.cells).max(0) as u32;
+            for (k, n) in counts.into_iter().enumerate() {
+                let n = if k == 0 { low } else { n };
+                x[1 + s * 9 + k] = lt[(n as usize).min(511)];
             }
             x[19 + s] = (b.score_sum(c) + shift.score[c.index()]) as f32 / 1000.0;
         }
-        // The linear part, then the hidden layer (each sum in the same order as ever).
+        // The linear part, then the hidden layer (each sum in the same order as ever). The
+        // products are formed first, side by side (each the same rounded product as before),
+        // and then added one by one.
+        let (lin, out) = self.products(&x);
         let mut z = self.b2 + self.a * x[0];
-        for (&l, &xf) in self.lin.iter().zip(&x) {
-            z += l * xf;
+        for &t in &lin[..NET_INPUTS] {
+            z += t;
         }
-        let h = self.hidden(&x);
-        for (hj, &w) in h.iter().zip(&self.w2) {
-            z += hj.max(0.0) * w;
+        for t in out {
+            z += t;
         }
         ((z * self.k) as i32).clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
@@ -522,7 +582,7 @@ mod tests {
     }
 
     #[test]
-    fn the_hidden_layer_is_exactly_the_plain_loop() {
+    fn the_hidden_layer_and_products_are_exactly_the_plain_loops() {
         // Random weights and inputs (a fixed LCG): the vector code must give the very floats
         // of one loop over the inputs per unit, which the search's node counts rely on.
         let mut seed = 0x2545_f491_4f6c_dd1du64;
@@ -545,7 +605,8 @@ mod tests {
         );
         let n = Net::parse(&text).unwrap();
         for _ in 0..200 {
-            let x: [f32; NET_INPUTS] = std::array::from_fn(|_| next());
+            let x: [f32; LANES] =
+                std::array::from_fn(|f| if f < NET_INPUTS { next() } else { 0.0 });
             let mut plain = n.b1;
             for (row, &xf) in n.w1.iter().zip(&x) {
                 for (h, &w) in plain.iter_mut().zip(row) {
@@ -553,6 +614,12 @@ mod tests {
                 }
             }
             assert_eq!(n.hidden(&x).map(f32::to_bits), plain.map(f32::to_bits));
+            // And the products summed after it: as the scalar expressions give them.
+            let (lin, out) = n.products(&x);
+            let want_lin: [f32; LANES] = std::array::from_fn(|f| n.lin[f] * x[f]);
+            let want_out: [f32; NET_HIDDEN] = std::array::from_fn(|j| plain[j].max(0.0) * n.w2[j]);
+            assert_eq!(lin.map(f32::to_bits), want_lin.map(f32::to_bits));
+            assert_eq!(out.map(f32::to_bits), want_out.map(f32::to_bits));
         }
     }
 
