@@ -7,6 +7,7 @@
 //! history. Forced replies extend the search. Values are "centi-stones" from the side to move,
 //! with mate scores `MATE - plies` for forced wins.
 
+use super::policy::Tables;
 use super::tt::{self, Tt, BOUND_EXACT, BOUND_LOWER, BOUND_UPPER};
 use super::vcf::{Vcf, VcfCache};
 use super::vct::{Vct, VctCache};
@@ -748,6 +749,126 @@ fn axis_masks(
     masks
 }
 
+/// Bits of one distance in an [`axis_distances`] entry.
+const DIST_BITS: u8 = 4;
+/// The low distance of an [`axis_distances`] entry.
+const DIST_MASK: u8 = (1 << DIST_BITS) - 1;
+
+/// Per board column (or row, as `axis` picks the coordinate) in `range` (the others stay 0),
+/// its distance along that coordinate to the move `a` (low [`DIST_BITS`]) and to the move `b`
+/// (the bits above), each capped at the policy's [`FAR`](super::policy::FAR), which a missing
+/// move also gives: the larger of a cell's column and row entries is its policy distance.
+fn axis_distances(
+    range: std::ops::RangeInclusive<i32>,
+    a: Option<(i32, i32)>,
+    b: Option<(i32, i32)>,
+    axis: impl Fn((i32, i32)) -> i32,
+) -> [u8; MAX_SIDE] {
+    const FAR: i32 = super::policy::FAR as i32;
+    const _: () = assert!(FAR <= DIST_MASK as i32);
+    let mut dists = [0u8; MAX_SIDE];
+    let first = *range.start();
+    let len = range.count();
+    let dist =
+        |m: Option<(i32, i32)>, v: i32| m.map_or(FAR, |m| (v - axis(m)).abs().min(FAR)) as u8;
+    for (v, d) in (first..).zip(dists.iter_mut().skip(first as usize).take(len)) {
+        *d = dist(a, v) | dist(b, v) << DIST_BITS;
+    }
+    dists
+}
+
+/// The last move's cell, column and row, as [`Searcher::cont_slot`] reads it.
+type ContLast = (Idx, i32, i32);
+
+/// The per-node constants of the move generator's scoring loop ([`Scoring::score`]).
+struct Scoring<'a> {
+    /// Only cells where either side has a four or more are kept ([`answers_threat`]).
+    must_defend: bool,
+    /// The move-ordering policy's tables for the side to move, if there is a policy.
+    policy: Option<&'a Tables>,
+    /// Per column and row: [`axis_distances`] with a policy, else [`axis_masks`].
+    cols: [u8; MAX_SIDE],
+    rows: [u8; MAX_SIDE],
+    /// The ordering bonus per threat class (knob `ob`).
+    threat_bonus: [i32; 10],
+    /// The side to move's cell scores' weight, in 16ths (knob `ordatk`).
+    attack: i32,
+    /// Whether cells far from the recent moves have their scores scaled down (knob `far`).
+    far_scale: bool,
+    /// The near-move bonuses by the two near bits of [`axis_masks`].
+    near_add: [i32; 4],
+    /// Per cell and colour index: the history's share and the killer and counter-move bonuses.
+    bonus: &'a [[i32; 2]],
+    /// (Knob `cont`) the last move (see [`Searcher::cont_slot`]), the continuation history and
+    /// its weight.
+    cont: Option<(ContLast, &'a [i32], i32)>,
+    /// The hash move, scored `i32::MAX` (`usize::MAX` for none).
+    tt: Idx,
+}
+
+impl Scoring<'_> {
+    /// Scores the near cells `cells` (see [`FastBoard::near_empty_cells`]) for the side to move
+    /// of colour index `C` into `out`, those kept first; returns how many it kept. The colour
+    /// is a constant so that the board's per-colour fields are read at fixed offsets.
+    #[inline(never)]
+    fn score<const C: usize>(&self, b: &FastBoard, cells: &[u32], out: &mut [Ranked]) -> usize {
+        let me = Color::of_ply(C);
+        let opp = me.opponent();
+        let mut k = 0;
+        for &e in cells {
+            let (i, x, y) = unpack_near(e);
+            let tm = b.threat(i, me);
+            let to = b.threat(i, opp);
+            if !answers_threat(tm, to, self.must_defend) {
+                continue;
+            }
+            // (A column or row is below `MAX_SIDE`, a power of two: the mask is no change.)
+            let (col, row) = (
+                self.cols[x as usize & (MAX_SIDE - 1)],
+                self.rows[y as usize & (MAX_SIDE - 1)],
+            );
+            let mut s;
+            // With a move-ordering policy (15x15 freestyle, or `RENSA_POLICY`), its score takes
+            // the place of the cell scores, the distance scaling and the near-move bonuses.
+            if let Some(pol) = self.policy {
+                s = pol.score(
+                    [b.combo_packed(i, me), b.combo_packed(i, opp)],
+                    [tm as u8, to as u8],
+                    [
+                        (col & DIST_MASK).max(row & DIST_MASK) as usize,
+                        (col >> DIST_BITS).max(row >> DIST_BITS) as usize,
+                    ],
+                );
+            } else {
+                let ob = &self.threat_bonus;
+                s = (b.cell_score(i, me) + ob[tm as usize]) * self.attack / 16
+                    + b.cell_score(i, opp)
+                    + ob[to as usize];
+                let (far, close) = (col | row, col & row);
+                if self.far_scale && far & 0b11 == 0b11 {
+                    // Divisions by constants: shifts, where a divisor chosen at run time needed
+                    // a division instruction.
+                    s = if far & 0b1111 == 0b1111 { s / 4 } else { s / 2 };
+                }
+                s += self.near_add[((close / NEAR_BIT) & 3) as usize];
+            }
+            // The history's share with the killer and counter-move bonuses.
+            s += self.bonus[i][C];
+            if let Some((last, cont, weight)) = self.cont {
+                if let Some(slot) = Searcher::cont_slot(last, (x, y), C) {
+                    s += cont[slot] * weight / HISTORY_MAX;
+                }
+            }
+            if i == self.tt {
+                s = i32::MAX;
+            }
+            out[k] = Ranked::new(i, s);
+            k += 1;
+        }
+        k
+    }
+}
+
 /// The move generator's threat filter: when the opponent can make a straight four
 /// (`must_defend`), only cells where either side has a four or more (`tm`, `to`) stay.
 #[inline(always)]
@@ -827,9 +948,10 @@ pub struct Searcher<'a> {
     history: Vec<[i32; 2]>,
     /// Per colour and opponent's last move: the move that last refuted it.
     counter: Vec<[Idx; 2]>,
-    /// Per cell: the move generator's killer and counter-move bonuses while it scores moves
-    /// (zero otherwise).
-    order_extra: Vec<i32>,
+    /// Per cell and colour index: the move generator's share of `history` there (see
+    /// [`history_term`]), kept with each change of `history` so that scoring a cell reads one
+    /// number; while the generator scores moves, plus the killer and counter-move bonuses.
+    order_bonus: Vec<[i32; 2]>,
     pv: Vec<Vec<Idx>>,
     buffers: Vec<Vec<Ranked>>,
     /// The evaluation's indicator terms in force (none in caro or when all are zero).
@@ -875,17 +997,32 @@ const CORR_LEN: usize = 1 << 15;
 /// Correction tables (see [`Tuning::correction_keys`]).
 const CORR_TABLES: usize = 3;
 
-/// The entry of `history` or `cont` a history-log entry's cell and colour name (colour 2: the
-/// continuation-history slot `i`).
-fn history_entry<'h>(
-    history: &'h mut [[i32; 2]],
-    cont: &'h mut [i32],
-    i: u32,
-    c: u8,
-) -> &'h mut i32 {
+/// The move generator's ordering bonus for a history entry `h` (knob `grav` picks the form).
+#[inline(always)]
+fn history_term(h: i32, gravity: bool) -> i32 {
+    if gravity {
+        h / 32
+    } else {
+        h.clamp(-1000, 1000) / 8
+    }
+}
+
+/// Sets the entry of `history` or `cont` a history-log entry's cell and colour name (colour 2:
+/// the continuation-history slot `i`) to `v`, and a history entry's ordering bonus with it.
+fn set_logged(
+    history: &mut [[i32; 2]],
+    order_bonus: &mut [[i32; 2]],
+    cont: &mut [i32],
+    (i, c, v): (u32, u8, i32),
+    gravity: bool,
+) {
+    let (i, c) = (i as usize, c as usize);
     match c {
-        2 => &mut cont[i as usize],
-        _ => &mut history[i as usize][c as usize],
+        2 => cont[i] = v,
+        _ => {
+            history[i][c] = v;
+            order_bonus[i][c] = history_term(v, gravity);
+        }
     }
 }
 
@@ -937,7 +1074,7 @@ impl<'a> Searcher<'a> {
             killers: vec![[usize::MAX; 2]; MAX_PLY + 1],
             history: vec![[0; 2]; cells],
             counter: vec![[usize::MAX; 2]; cells],
-            order_extra: vec![0; cells],
+            order_bonus: vec![[0; 2]; cells],
             pv: vec![Vec::new(); MAX_PLY + 1],
             buffers: vec![Vec::new(); MAX_PLY + 1],
             null_at: vec![false; MAX_PLY + 1],
@@ -1676,12 +1813,15 @@ impl<'a> Searcher<'a> {
         pv_node: bool,
     ) {
         let mark = *self.staged.last().expect("a staged node");
+        let gravity = self.tuning.history_gravity;
+        let (h, o, cont) = (&mut self.history, &mut self.order_bonus, &mut self.cont);
         for &(i, c, old, _) in self.history_log[mark..].iter().rev() {
-            *history_entry(&mut self.history, &mut self.cont, i, c) = old;
+            set_logged(h, o, cont, (i, c, old), gravity);
         }
         self.generate(out, opp_fives, ply, tt_move, pv_node);
+        let (h, o, cont) = (&mut self.history, &mut self.order_bonus, &mut self.cont);
         for &(i, c, _, new) in &self.history_log[mark..] {
-            *history_entry(&mut self.history, &mut self.cont, i, c) = new;
+            set_logged(h, o, cont, (i, c, new), gravity);
         }
         self.end_staged();
         // The hash move (scored `i32::MAX`) back in front.
@@ -1704,8 +1844,10 @@ impl<'a> Searcher<'a> {
         let h = &mut self.history[i][c];
         let old = *h;
         f(h);
+        let new = *h;
+        self.order_bonus[i][c] = history_term(new, self.tuning.history_gravity);
         if !self.staged.is_empty() {
-            self.history_log.push((i as u32, c as u8, old, *h));
+            self.history_log.push((i as u32, c as u8, old, new));
         }
     }
 
@@ -2011,13 +2153,15 @@ impl<'a> Searcher<'a> {
         let must_defend = self.must_defend(opp);
         let killers = self.killers[ply];
         let t = &self.tuning;
-        // The column and row of the move made `back` moves before the last one.
-        let back_xy = |back: usize| {
+        // The columns and rows of the last four moves (`back` moves before the last one), each
+        // looked up once (a cell's column and row cost a division).
+        let moves_xy = [0, 1, 2, 3].map(|back| {
             self.b.move_back(back).map(|m| {
                 let p = self.b.pos(m);
                 (p.x as i32, p.y as i32)
             })
-        };
+        });
+        let back_xy = |back: usize| moves_xy[back];
         // The near-move bonuses as (column, row, bonus); a missing move adds nothing.
         let near_bonus = |back: usize, bonus: i32| -> (i32, i32, i32) {
             match back_xy(back) {
@@ -2033,7 +2177,6 @@ impl<'a> Searcher<'a> {
         let (ob, counter_bonus) = (t.order_bonus, t.counter_bonus);
         let (far_scale, far_radius) = (t.far_scale != 0, t.far_radius);
         let attack = t.order_attack_16ths;
-        let gravity = t.history_gravity;
         // (Knob `far`) the last four moves' coordinates, for the distance scaling; a missing
         // move sits far away.
         let recent = if far_scale {
@@ -2045,12 +2188,16 @@ impl<'a> Searcher<'a> {
         // per column and per row: a cell is far from a move when its column or its row is,
         // and within two steps when both are, so two lookups per cell answer all six tests.
         // Only the columns and rows of the candidates' rectangle are read.
-        // A policy reads neither (it scores the distances itself).
-        let policy = self.policy;
+        // A policy reads its distances (to the last move and to our own last move) the same
+        // way: a cell's distance to a move is the larger of its column's and its row's.
+        let policy = self.policy.map(|p| p.tables(me.index()));
         let (last, own_last) = (back_xy(0), back_xy(1));
         let (x0, y0, x1, y1) = self.b.near_rect();
         let (cols, rows) = if policy.is_some() {
-            ([0; MAX_SIDE], [0; MAX_SIDE])
+            (
+                axis_distances(x0..=x1, last, own_last, |(x, _)| x),
+                axis_distances(y0..=y1, last, own_last, |(_, y)| y),
+            )
         } else {
             (
                 axis_masks(x0..=x1, &recent, &near, far_radius, |(x, _)| x),
@@ -2073,9 +2220,9 @@ impl<'a> Searcher<'a> {
         // rare renju foul test, which changes the board while it runs, comes after, so that the
         // loop can keep the board's and the history's arrays at hand instead of reloading them.
         out.resize(n, Ranked(0));
-        let mut k = 0;
         // The near-move bonuses by the two `close` bits, and the killer and counter-move bonuses
-        // per cell (set here, cleared after the loop): a lookup each instead of compares.
+        // per cell (added to the history's share here, taken off after the loop): a lookup
+        // each instead of compares.
         let near_add = [0, near[0].2, near[1].2, near[0].2 + near[1].2];
         let bonus_cells = [
             (killers[0], 300),
@@ -2083,79 +2230,35 @@ impl<'a> Searcher<'a> {
             (counter, counter_bonus),
         ];
         for &(i, bonus) in &bonus_cells {
-            if let Some(e) = self.order_extra.get_mut(i) {
-                *e += bonus;
+            if let Some(e) = self.order_bonus.get_mut(i) {
+                e[c] += bonus;
             }
         }
-        let (b, history, extra) = (&self.b, &self.history, &self.order_extra);
         // (Knob `cont`) the continuation history after the opponent's last move.
-        let cont_weight = t.cont;
-        let cont_last = if cont_weight > 0 {
-            self.cont_last()
+        let cont_last = if t.cont > 0 { self.cont_last() } else { None };
+        let scoring = Scoring {
+            must_defend,
+            policy,
+            cols,
+            rows,
+            threat_bonus: ob,
+            attack,
+            far_scale,
+            near_add,
+            bonus: &self.order_bonus,
+            cont: cont_last.map(|l| (l, &self.cont[..], t.cont)),
+            tt: tt_move.unwrap_or(usize::MAX),
+        };
+        let (b, cells) = (&self.b, &self.near_cells[..n]);
+        let k = if c == 0 {
+            scoring.score::<0>(b, cells, out)
         } else {
-            None
+            scoring.score::<1>(b, cells, out)
         };
-        let cont = &self.cont;
-        // With a move-ordering policy (15x15 freestyle, or `RENSA_POLICY`), its score takes the place
-        // of the cell scores, the distance scaling and the near-move bonuses; its distances are
-        // to the last move and to our own last move.
-        let dist = |m: Option<(i32, i32)>, x: i32, y: i32| {
-            m.map_or(super::policy::FAR, |(mx, my)| {
-                (x - mx).abs().max((y - my).abs()) as usize
-            })
-        };
-        for &e in &self.near_cells[..n] {
-            let (i, x, y) = unpack_near(e);
-            let tm = b.threat(i, me);
-            let to = b.threat(i, opp);
-            if !answers_threat(tm, to, must_defend) {
-                continue;
-            }
-            let mut s;
-            if let Some(pol) = policy {
-                s = pol.score(
-                    c,
-                    [b.combo_packed(i, me), b.combo_packed(i, opp)],
-                    [tm as u8, to as u8],
-                    [dist(last, x, y), dist(own_last, x, y)],
-                );
-            } else {
-                s = (b.cell_score(i, me) + ob[tm as usize]) * attack / 16
-                    + b.cell_score(i, opp)
-                    + ob[to as usize];
-                // (A column or row is below `MAX_SIDE`, a power of two: the mask is no change.)
-                let (col, row) = (
-                    cols[x as usize & (MAX_SIDE - 1)],
-                    rows[y as usize & (MAX_SIDE - 1)],
-                );
-                let (far, close) = (col | row, col & row);
-                if far_scale && far & 0b11 == 0b11 {
-                    // Divisions by constants: shifts, where a divisor chosen at run time needed
-                    // a division instruction.
-                    s = if far & 0b1111 == 0b1111 { s / 4 } else { s / 2 };
-                }
-                s += near_add[((close / NEAR_BIT) & 3) as usize];
-            }
-            let h = history[i][c];
-            s += if gravity {
-                h / 32
-            } else {
-                h.clamp(-1000, 1000) / 8
-            };
-            s += extra.get(i).copied().unwrap_or(0);
-            if let Some(slot) = cont_last.and_then(|l| Self::cont_slot(l, (x, y), c)) {
-                s += cont[slot] * cont_weight / HISTORY_MAX;
-            }
-            if Some(i) == tt_move {
-                s = i32::MAX;
-            }
-            out[k] = Ranked::new(i, s);
-            k += 1;
-        }
         out.truncate(k);
         for &(i, bonus) in &bonus_cells {
-            if let Some(e) = self.order_extra.get_mut(i) {
-                *e -= bonus;
+            if let Some(e) = self.order_bonus.get_mut(i) {
+                e[c] -= bonus;
             }
         }
         let maybe_fouls = renju_black && out.iter().any(|m| self.b.maybe_forbidden(m.cell()));

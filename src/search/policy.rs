@@ -32,7 +32,7 @@ pub struct Policy {
 }
 
 /// The tables of one colour to move.
-struct Tables {
+pub struct Tables {
     own: Box<[i32; COMBO_LEN]>,
     opp: Box<[i32; COMBO_LEN]>,
     threats: [[i32; 16]; 16],
@@ -41,6 +41,16 @@ struct Tables {
 }
 
 impl Tables {
+    /// The policy score of a cell (see [`Policy::score`]) with these tables.
+    #[inline(always)]
+    pub fn score(&self, combos: [usize; 2], threats: [u8; 2], dists: [usize; 2]) -> i32 {
+        self.own[combos[0] & (COMBO_LEN - 1)]
+            + self.opp[combos[1] & (COMBO_LEN - 1)]
+            + self.threats[(threats[0] & 15) as usize][(threats[1] & 15) as usize]
+            + self.last[dists[0].min(FAR)]
+            + self.own_last[dists[1].min(FAR)]
+    }
+
     fn new() -> Tables {
         Tables {
             own: Box::new([0; COMBO_LEN]),
@@ -122,12 +132,14 @@ impl Policy {
         threats: [u8; 2],
         dists: [usize; 2],
     ) -> i32 {
-        let p = &self.sides[side & 1];
-        p.own[combos[0] & (COMBO_LEN - 1)]
-            + p.opp[combos[1] & (COMBO_LEN - 1)]
-            + p.threats[(threats[0] & 15) as usize][(threats[1] & 15) as usize]
-            + p.last[dists[0].min(FAR)]
-            + p.own_last[dists[1].min(FAR)]
+        self.tables(side).score(combos, threats, dists)
+    }
+
+    /// The tables used when `side` (0 black, 1 white) is to move: a move generator scoring many
+    /// cells looks them up once.
+    #[inline]
+    pub fn tables(&self, side: usize) -> &Tables {
+        &self.sides[side & 1]
     }
 }
 
