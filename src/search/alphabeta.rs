@@ -728,6 +728,10 @@ const NEAR_BIT: u8 = 1 << 4;
 /// the move generator's distance tests along that coordinate: bit `k` (`0..4`) when it is more
 /// than `far_radius` from that of `recent[k]`, bit `NEAR_BIT << j` when it is within two of
 /// that of the near-move bonus `near[j]` (column, row, bonus).
+///
+/// Built by intervals: the far bits are set on the whole range and cleared within
+/// `far_radius` of each move, the near bits set within two of each bonus move (a few short
+/// runs instead of six distance tests per column).
 fn axis_masks(
     range: std::ops::RangeInclusive<i32>,
     recent: &[(i32, i32); 4],
@@ -736,14 +740,23 @@ fn axis_masks(
     axis: impl Fn((i32, i32)) -> i32,
 ) -> [u8; MAX_SIDE] {
     let mut masks = [0u8; MAX_SIDE];
-    let first = *range.start();
-    let len = range.count();
-    for (v, m) in (first..).zip(masks.iter_mut().skip(first as usize).take(len)) {
-        for (k, &r) in recent.iter().enumerate() {
-            *m |= (((v - axis(r)).abs() > far_radius) as u8) << k;
+    let (lo, hi) = (*range.start(), *range.end());
+    // The columns of `range` within `r` of `v`, as indices of `masks` (empty when none).
+    let around = |v: i32, r: i32| {
+        let (a, b) = (lo.max(v.saturating_sub(r)), hi.min(v.saturating_add(r)));
+        a.max(0) as usize..(b + 1).max(a.max(0)) as usize
+    };
+    for m in &mut masks[around(lo, hi - lo)] {
+        *m = 0b1111;
+    }
+    for (k, &r) in recent.iter().enumerate() {
+        for m in &mut masks[around(axis(r), far_radius)] {
+            *m &= !(1 << k);
         }
-        for (j, &(x, y, _)) in near.iter().enumerate() {
-            *m |= (((v - axis((x, y))).abs() <= 2) as u8 * NEAR_BIT) << j;
+    }
+    for (j, &(x, y, _)) in near.iter().enumerate() {
+        for m in &mut masks[around(axis((x, y)), 2)] {
+            *m |= NEAR_BIT << j;
         }
     }
     masks
