@@ -338,22 +338,18 @@ impl EngineProcess {
             // descendants are signalled.
             let root = self.root();
             let pid = root.pid;
-            if sig == libc::SIGKILL {
-                // A stopped process cannot fork: stop the tree until it stops growing.
-                let mut seen = 0;
-                for _ in 0..TREE_STOP_ROUNDS {
-                    let tree = signal_tree(root, libc::SIGSTOP);
-                    if tree <= seen {
-                        break;
-                    }
-                    seen = tree;
-                }
-            }
+            let tree = if sig == libc::SIGKILL {
+                stop_tree(root)
+            } else {
+                signal_tree(root, sig)
+            };
             // SAFETY: kill(2) has no memory-safety preconditions; a negative pid addresses the
             // process group that `process_group(0)` created with the engine as its leader.
             let group = unsafe { libc::kill(-(pid as libc::pid_t), sig) == 0 };
-            let tree = signal_tree(root, sig);
-            group || tree > 0
+            if sig == libc::SIGKILL {
+                signal_pids(&tree, sig);
+            }
+            group || !tree.is_empty()
         }
         #[cfg(not(unix))]
         {
@@ -392,18 +388,40 @@ fn new_tag() -> String {
     format!("{}-{n}-{nanos}", std::process::id())
 }
 
-/// Sends `sig` to every process of the tree of `root` (see [`process_tree`]); returns how many
-/// there were (0 where `/proc` is not available).
+/// Sends `sig` to every process of the tree of `root` (see [`process_tree`]); returns them
+/// (none where `/proc` is not available).
 #[cfg(unix)]
-fn signal_tree(root: Root, sig: i32) -> usize {
+fn signal_tree(root: Root, sig: i32) -> Vec<u32> {
     let tree = process_tree(root);
-    for &pid in &tree {
+    signal_pids(&tree, sig);
+    tree
+}
+
+/// Stops the tree of `root` and looks again until no new process turns up (a stopped process
+/// cannot fork), at most [`TREE_STOP_ROUNDS`] times; returns the last tree seen, all stopped.
+#[cfg(unix)]
+fn stop_tree(root: Root) -> Vec<u32> {
+    let mut tree = signal_tree(root, libc::SIGSTOP);
+    for _ in 1..TREE_STOP_ROUNDS {
+        let again = signal_tree(root, libc::SIGSTOP);
+        let grew = again.iter().any(|p| !tree.contains(p));
+        tree = again;
+        if !grew {
+            break;
+        }
+    }
+    tree
+}
+
+/// Sends `sig` to each of `pids`.
+#[cfg(unix)]
+fn signal_pids(pids: &[u32], sig: i32) {
+    for &pid in pids {
         // SAFETY: kill(2) has no memory-safety preconditions.
         unsafe {
             libc::kill(pid as libc::pid_t, sig);
         }
     }
-    tree.len()
 }
 
 #[derive(Clone, Copy)]
