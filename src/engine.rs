@@ -384,13 +384,18 @@ impl Engine {
             0,
             fallback.into_iter().collect::<Vec<_>>(),
         );
-        // Step 1. A forced win by continuous fours ends the thinking at once.
+        // Step 1. A forced win by continuous fours ends the thinking at once (the shortest
+        // one the budget finds: its first move, and the "win in N" reported).
         if exclude.is_empty() && budget.hard_ms > 0 {
-            // A fifth of the time at most, so that a fruitless proof attempt leaves the search room.
-            let vcf_ms = budget.soft_ms.min(budget.hard_ms) / 5;
-            if let Some((n, line)) =
-                s.root_vcf(search::ROOT_VCF_DEPTH, search::ROOT_VCF_NODES, vcf_ms)
-            {
+            // A fifth of the time at most, so that a fruitless proof attempt leaves the search
+            // room; with a win in hand, up to half of it to shorten the win.
+            let target_ms = budget.soft_ms.min(budget.hard_ms);
+            if let Some((n, line)) = s.root_vcf_shortest(
+                search::ROOT_VCF_DEPTH,
+                search::ROOT_VCF_NODES,
+                target_ms / 5,
+                target_ms / 2,
+            ) {
                 let r = proven_win(&s, n, &line);
                 on_info(&info_of(&r, n as Depth));
                 return r;

@@ -1,6 +1,7 @@
-//! The shipped tactical suites: every entry parses and is verified by the VCF prover, and the
-//! runner gives a result for entries run with the current engine (whether it solves them is a
-//! measurement, not a test).
+//! The shipped tactical suites: every entry parses and is verified by the VCF prover, the
+//! runner gives a result for entries run with the current engine (whether it solves them in a
+//! given time is a measurement, not a test), and the engine's root VCF answers every `win`
+//! entry with a shortest win when bounded by nodes instead of time.
 
 use rensa::tactics::{self, Kind};
 
@@ -75,4 +76,48 @@ fn cli_runs_a_suite_file() {
     std::fs::remove_dir_all(&dir).ok();
     assert!(out.contains("open3"), "{out}");
     assert!(out.contains("total: solved"), "{out}");
+}
+
+/// Every `win` entry (a VCF) is answered with a first move of a shortest win and reported as a
+/// win in exactly the entry's plies: the root VCF shortens the first win it finds. Node-bounded
+/// searches, no clock, so the result is the same on any machine.
+#[test]
+fn root_vcf_answers_every_win_entry_with_a_shortest_win() {
+    use rensa::engine::{Engine, Limits};
+    use rensa::Value;
+    use std::sync::atomic::AtomicBool;
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for (name, text) in tactics::SHIPPED_SUITES {
+        for e in tactics::parse_suite(text).unwrap() {
+            if e.kind != Kind::Win {
+                continue;
+            }
+            let mut engine = Engine::new();
+            engine.set_rule(e.rule);
+            engine.set_memory_limit(32 << 20);
+            engine.new_game(e.width, e.height).unwrap();
+            for &m in &e.moves {
+                engine.play(m).unwrap();
+            }
+            let limits = Limits {
+                max_nodes: Some(400_000),
+                max_depth: Some(4),
+                ..Limits::default()
+            };
+            let r = engine.think(&limits, &AtomicBool::new(false), &mut |_| {});
+            let plies = e.plies.expect("win entries give their plies");
+            let ok =
+                r.best.is_some_and(|b| e.answers.contains(&b)) && r.value == Value::mate_in(plies);
+            if !ok {
+                failures.push(format!(
+                    "{name} {}: move {:?} value {} (answers {:?}, win in {plies})",
+                    e.id, r.best, r.value, e.answers
+                ));
+            }
+            checked += 1;
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(checked >= 40, "only {checked} win entries");
 }

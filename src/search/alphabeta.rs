@@ -1155,6 +1155,36 @@ impl<'a> Searcher<'a> {
         r.map(|n| (n, line))
     }
 
+    /// As [`Searcher::root_vcf`], then shortened: the solver is asked again for a win with
+    /// fewer fours than the last one it found, until it finds none, so that the line (and the
+    /// "win in N" it gives) is the shortest VCF while the node cap and the clock allow; when
+    /// they end it first, the shortest found so far stands. The first call ends `max_ms` after
+    /// the search's start, the shortening calls (a win in hand) `shorten_ms` after it. The
+    /// failures the solver caches per depth serve the shallower calls. All the calls together
+    /// use at most `max_nodes` nodes.
+    pub fn root_vcf_shortest(
+        &mut self,
+        depth: u32,
+        max_nodes: u64,
+        max_ms: u64,
+        shorten_ms: u64,
+    ) -> Option<(u32, Vec<Idx>)> {
+        let first = self.nodes;
+        let mut best = self.root_vcf(depth, max_nodes, max_ms)?;
+        loop {
+            // A win of `n` plies takes (n - 1) / 2 fours before the five.
+            let fours = (best.0 - 1) / 2;
+            let left = max_nodes.saturating_sub(self.nodes - first);
+            if fours < 2 || left == 0 {
+                return Some(best);
+            }
+            match self.root_vcf(fours - 1, left, shorten_ms) {
+                Some(shorter) => best = shorter,
+                None => return Some(best),
+            }
+        }
+    }
+
     /// Whether the opponent has a VCF (within `max_nodes`) after the root move `m`.
     pub fn allows_vcf(&mut self, m: Idx, max_nodes: u64) -> bool {
         self.b.make(m);
