@@ -423,7 +423,16 @@ impl Engine {
                 s.nodes += n;
                 found = f;
             }
-            if let Some((n, line)) = found {
+            if let Some(win) = found {
+                // Shortened as the root VCF's wins are, with what is left of the node cap and
+                // up to half the target time.
+                let target_ms = budget.soft_ms.min(budget.hard_ms);
+                let until = (target_ms / 2).max(ms).min(budget.hard_ms);
+                let left = cap.saturating_sub(vct_nodes);
+                let reach = (t.root_vct_depth, t.root_vct_threes, left);
+                let ((n, line), more) =
+                    shorten_root_vct(&mut s.b, vct_cache, start, until, stop, reach, win);
+                s.nodes += more;
                 let r = proven_win(&s, n, &line);
                 on_info(&info_of(&r, n as Depth));
                 return r;
@@ -661,6 +670,41 @@ fn root_vct(
     (r.filter(|_| !line.is_empty()).map(|n| (n, line)), vct.nodes)
 }
 
+/// Shortens the root VCT's win `win` (plies, line): the solver is asked again for a win within
+/// fewer and fewer attacker moves, starting below what the win's plies suggest, until it finds
+/// none, keeping the shortest win found, within `max_nodes` in all and until `until_ms` after
+/// `start`. (A VCT of `n` plies may use fewer than (n - 1) / 2 attacker moves of the solver's
+/// count, since forced last moves after a threat without relevant replies are not counted, so
+/// a depth that finds no shorter win does not end the search; one that finds none does.)
+/// Returns the shortest win found and the nodes spent.
+fn shorten_root_vct(
+    b: &mut FastBoard,
+    cache: &mut VctCache,
+    start: Instant,
+    until_ms: u64,
+    stop: &AtomicBool,
+    (depth, threes, max_nodes): (u32, u32, u64),
+    win: (u32, Vec<usize>),
+) -> ((u32, Vec<usize>), u64) {
+    let mut moves = (win.0.saturating_sub(1) / 2).min(depth);
+    let mut best = win;
+    let mut spent = 0u64;
+    loop {
+        let left = max_nodes.saturating_sub(spent);
+        if moves < 2 || left == 0 {
+            return (best, spent);
+        }
+        moves -= 1;
+        let (found, n) = root_vct(b, cache, start, until_ms, stop, (moves, threes, left));
+        spent += n;
+        match found {
+            Some(w) if w.0 < best.0 => best = w,
+            Some(_) => {}
+            None => return (best, spent),
+        }
+    }
+}
+
 /// The nodes a search capped at `max_nodes` (`u64::MAX`: no cap) may still spend after `spent`.
 fn nodes_left(max_nodes: u64, spent: u64) -> u64 {
     match max_nodes {
@@ -791,6 +835,42 @@ impl Engine {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The root VCT's wins are shortened: in the bench's second 20x20 position the solver's
+    /// first win is longer than the one the engine reports, which is the shortest the solver
+    /// finds at any depth.
+    #[test]
+    fn root_vct_wins_are_shortened() {
+        let mut e = Engine::new();
+        e.set_memory_limit(32 << 20);
+        e.new_game(20, 20).unwrap();
+        for m in crate::pos::parse_algebraic("j10j11k10i10k12l11k11k9").unwrap() {
+            e.play(m).unwrap();
+        }
+        let stop = AtomicBool::new(false);
+        let game = e.game().clone();
+        let solve = |depth: u32| {
+            let mut b = FastBoard::from_game(&game);
+            let mut cache = VctCache::new(16);
+            let reach = (depth, search::ROOT_VCT_THREES, search::ROOT_VCT_NODES);
+            let (found, _) = root_vct(&mut b, &mut cache, Instant::now(), u64::MAX, &stop, reach);
+            found.map(|(n, _)| n)
+        };
+        let first = solve(search::ROOT_VCT_DEPTH).expect("the position has a VCT");
+        let limits = Limits {
+            max_depth: Some(10),
+            ..Limits::default()
+        };
+        let r = e.think(&limits, &stop, &mut |_| {});
+        let n = r.value.mate_plies().expect("a proven win");
+        assert!(
+            n < first,
+            "reported {n} plies, the first win found has {first}"
+        );
+        assert_eq!(r.pv.len() as u32 % 2, 1, "{:?}", r.pv);
+        let shortest = (1..=search::ROOT_VCT_DEPTH).filter_map(solve).min();
+        assert_eq!(Some(n), shortest);
+    }
 
     #[test]
     fn root_vct_cap_grows_with_the_time_share_only_under_a_clock() {

@@ -3,7 +3,7 @@
 //! are silent unless `RUST_LOG` is set.
 
 use rensa::board::pattern::COMBOS;
-use std::io;
+use std::io::{self, Write};
 
 fn main() -> anyhow::Result<()> {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("off"))
@@ -40,9 +40,7 @@ fn main() -> anyhow::Result<()> {
     );
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
-        Some("bench") => {
-            println!("{}", rensa::bench::run());
-        }
+        Some("bench") => report(&rensa::bench::run()),
         Some("-h" | "--help" | "help") => {
             println!(
                 "pbrain-rensa {}: a Gomoku / Renju engine for the Gomocup (Piskvork) protocol\n\n\
@@ -54,7 +52,7 @@ fn main() -> anyhow::Result<()> {
             );
         }
         Some("tactics") => match rensa::tactics::cli(&args[1..]) {
-            Ok(report) => println!("{report}"),
+            Ok(text) => report(&text),
             Err(e) => {
                 eprintln!("pbrain-rensa tactics: {e}");
                 std::process::exit(2);
@@ -95,4 +93,11 @@ fn load_env_file<T>(
             Err(e) => eprintln!("pbrain-rensa: {var} {path:?}: {e}; ignored"),
         }
     }
+}
+
+/// Prints a report (bench, tactics) to stdout; a reader that went away early (`| head`) is
+/// no error.
+fn report(text: &str) {
+    let mut out = io::stdout().lock();
+    let _ = writeln!(out, "{text}").and_then(|()| out.flush());
 }
