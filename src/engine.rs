@@ -463,10 +463,63 @@ impl Engine {
                 return r;
             }
         }
+        // Step 1d. (Knob `vcfdef`: the nodes of each check; 0 = off, the default.) When the
+        // opponent threatens a VCF, the root moves that leave it one are left out of the search,
+        // in a quarter of the target time at most.
+        let t = s.tuning();
+        if exclude.is_empty()
+            && budget.hard_ms > 0
+            && handicap.strength >= 100
+            && t.root_vcf_defence_nodes > 0
+            && root_moves.len() > 1
+        {
+            let until = s
+                .elapsed_ms()
+                .saturating_add(budget.soft_ms.min(budget.hard_ms) / 4)
+                .min(search_hard_ms);
+            let nodes = t.root_vcf_defence_nodes.min(nodes_left(max_nodes, s.nodes));
+            let (t0, n0) = (s.elapsed_ms(), s.nodes);
+            let excluded = s.exclude_vcf_losses(&root_moves, nodes, until);
+            log::debug!(
+                "root VCF defence: {excluded:?} in {} ms, {} nodes",
+                s.elapsed_ms() - t0,
+                s.nodes - n0
+            );
+            if excluded == alphabeta::VcfDefence::Undefended
+                && t.root_vcf_defence_exclude
+                && t.root_vcf_defence_instant
+            {
+                // No listed move stops it: a cell the threat-restricted list left out may (in
+                // caro a far end of a three, say), and is then played, the best-scored first.
+                let wide = wide_defences(&mut s.b, usize::MAX, &root_moves);
+                for m in wide {
+                    if s.elapsed_ms() >= until {
+                        break;
+                    }
+                    if s.stops_vcf(m, nodes, until) {
+                        let p = s.b.pos(m);
+                        log::info!("{p} stops the opponent's VCF; no listed move does");
+                        return done(Some(p), Value::ZERO, 1, s.nodes, vec![p]);
+                    }
+                }
+            }
+        }
         // Step 2. Iterative deepening on this thread, which decides the move and the time, with
         // `threads - 1` helpers searching the same root through the shared tables (Lazy SMP).
         let mut helper_nodes = 0;
-        if root_moves.len() > 1 || !exclude.is_empty() {
+        // The root moves left after Step 1d: the first is the fallback, and when it is the only
+        // one it is played without a search.
+        let open: Vec<usize> = root_moves
+            .iter()
+            .copied()
+            .filter(|m| !s.root_exclude.contains(m))
+            .collect();
+        if let Some(&m) = open.first() {
+            let p = s.b.pos(m);
+            best = (Some(p), Value::ZERO, 0, vec![p]);
+        }
+        let instant = s.tuning().root_vcf_defence_instant;
+        if open.len() > 1 || !exclude.is_empty() || (!instant && root_moves.len() > 1) {
             let shared = smp::Shared {
                 board: s.b.clone(),
                 tt,

@@ -121,3 +121,48 @@ fn root_vcf_answers_every_win_entry_with_a_shortest_win() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(checked >= 40, "only {checked} win entries");
 }
+
+/// With the root's VCF defence on (knob `vcfdef`, off by default), every `defend` entry (the
+/// opponent threatens a VCF) is answered with one of its defences by a shallow, node-bounded
+/// search: the root leaves out the moves after which the opponent still has a VCF, whatever the
+/// main search would have had time to see.
+#[test]
+fn root_defence_answers_every_defend_entry() {
+    use rensa::engine::{Engine, Limits};
+    use rensa::search::alphabeta::{set_tuning, Tuning};
+    use std::sync::atomic::AtomicBool;
+    // The knobs are per thread: this test's searches run on its own.
+    let nodes = rensa::search::ROOT_VCF_DEFENCE_NODES;
+    set_tuning(Tuning::parse(&format!("vcfdef={nodes}")).unwrap());
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for (name, text) in tactics::SHIPPED_SUITES {
+        for e in tactics::parse_suite(text).unwrap() {
+            if e.kind != Kind::Defend {
+                continue;
+            }
+            let mut engine = Engine::new();
+            engine.set_rule(e.rule);
+            engine.set_memory_limit(32 << 20);
+            engine.new_game(e.width, e.height).unwrap();
+            for &m in &e.moves {
+                engine.play(m).unwrap();
+            }
+            let limits = Limits {
+                max_nodes: Some(2_000_000),
+                max_depth: Some(2),
+                ..Limits::default()
+            };
+            let r = engine.think(&limits, &AtomicBool::new(false), &mut |_| {});
+            if !r.best.is_some_and(|b| e.answers.contains(&b)) {
+                failures.push(format!(
+                    "{name} {}: move {:?} (answers {:?})",
+                    e.id, r.best, e.answers
+                ));
+            }
+            checked += 1;
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(checked >= 30, "only {checked} defend entries");
+}

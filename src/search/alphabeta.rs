@@ -323,6 +323,15 @@ pub struct Tuning {
     /// off), run when the root VCF and VCT find nothing, on the `vcftn` best-scored quiet moves.
     pub root_vcf_threat_nodes: u64,
     pub root_vcf_threat_moves: usize,
+    /// Node cap of each check of the root's defence against an opponent VCF (knob `vcfdef`,
+    /// 0 = off, the default; try [`crate::search::ROOT_VCF_DEFENCE_NODES`]; see
+    /// [`Searcher::exclude_vcf_losses`]). It answers every `defend` entry of the tactical suites
+    /// at 50 ms, but lost about 34 Elo in freestyle self-play at 100 ms (README, "Measured").
+    pub root_vcf_defence_nodes: u64,
+    /// Experiment: run the checks of `vcfdef` but exclude nothing (`vcfdefx=0`).
+    pub root_vcf_defence_exclude: bool,
+    /// Experiment: with `vcfdef`, never play a move without a search (`vcfdefi=0`).
+    pub root_vcf_defence_instant: bool,
     /// Node cap of the threat-safety check (0 = off, the default; try
     /// [`crate::search::SAFETY_VCT_NODES`]): each new best move of the iterative deepening after
     /// which the opponent has a VCT is excluded and the iteration searched again without it. In
@@ -475,6 +484,9 @@ impl Tuning {
         root_vct_wide: false,
         root_vcf_threat_nodes: crate::search::ROOT_VCF_THREAT_NODES,
         root_vcf_threat_moves: crate::search::ROOT_VCF_THREAT_MOVES,
+        root_vcf_defence_nodes: 0,
+        root_vcf_defence_exclude: true,
+        root_vcf_defence_instant: true,
         safety_vct_nodes: 0,
         renju_fouls_defend: true,
         renju_foul_scores_zero: false,
@@ -588,6 +600,9 @@ impl Tuning {
                 "rvctwide" => t.root_vct_wide = n != 0,
                 "vcft" => t.root_vcf_threat_nodes = n.clamp(0, 1_000_000_000) as u64,
                 "vcftn" => t.root_vcf_threat_moves = n.clamp(1, 1000) as usize,
+                "vcfdef" => t.root_vcf_defence_nodes = n.clamp(0, 1 << 40) as u64,
+                "vcfdefx" => t.root_vcf_defence_exclude = n != 0,
+                "vcfdefi" => t.root_vcf_defence_instant = n != 0,
                 "svct" => t.safety_vct_nodes = n.clamp(0, 100_000_000) as u64,
                 "rfoul" => t.renju_fouls_defend = n != 0,
                 "rfz" => t.renju_foul_scores_zero = n != 0,
@@ -936,6 +951,17 @@ pub fn quick_win(b: &mut FastBoard, five_ply: bool) -> Option<i32> {
     None
 }
 
+/// What [`Searcher::exclude_vcf_losses`] found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VcfDefence {
+    /// The opponent threatens no VCF (or a five, which the move list answers).
+    NoThreat,
+    /// This many root moves did not stop the opponent's VCF and were excluded.
+    Excluded(usize),
+    /// No root move checked stops it; none was excluded.
+    Undefended,
+}
+
 /// What stops a search.
 pub struct Control<'a> {
     pub stop: &'a AtomicBool,
@@ -1183,6 +1209,87 @@ impl<'a> Searcher<'a> {
                 None => return Some(best),
             }
         }
+    }
+
+    /// When the opponent threatens a VCF (it would have one if it moved now), excludes from the
+    /// search the root moves `moves` that do not stop it, as long as one of them does; when none
+    /// does, nothing is excluded. A quiet move stops it when the opponent has no VCF after it; a
+    /// four (which the opponent must block first) when after each block the opponent no longer
+    /// threatens one, so a four that only delays is left out with the losing moves. Each solver
+    /// call gets `nodes_each` nodes, and one that finds nothing counts as no VCF; checks end at
+    /// `max_ms` after the search's start (moves not checked by then stay in).
+    pub fn exclude_vcf_losses(
+        &mut self,
+        moves: &[Idx],
+        nodes_each: u64,
+        max_ms: u64,
+    ) -> VcfDefence {
+        let me = self.b.side_to_move();
+        if self.b.count(me.opponent(), Threat::Five) > 0
+            || !self.threatened_by_vcf(nodes_each, max_ms)
+        {
+            return VcfDefence::NoThreat;
+        }
+        let mut losing = Vec::new();
+        let mut defended = false;
+        for &m in moves {
+            if self.root_exclude.contains(&m) {
+                continue;
+            }
+            if self.elapsed_ms() >= max_ms {
+                // Unchecked moves stay in.
+                defended = true;
+                break;
+            }
+            if self.stops_vcf(m, nodes_each, max_ms) {
+                defended = true;
+            } else {
+                losing.push(m);
+            }
+        }
+        if !defended {
+            return VcfDefence::Undefended;
+        }
+        if !self.tuning.root_vcf_defence_exclude {
+            return VcfDefence::Excluded(0);
+        }
+        self.root_exclude.extend_from_slice(&losing);
+        VcfDefence::Excluded(losing.len())
+    }
+
+    /// Whether the opponent would have a VCF if the side to move passed.
+    fn threatened_by_vcf(&mut self, nodes: u64, max_ms: u64) -> bool {
+        self.b.make_null();
+        let threat = self
+            .root_vcf(crate::search::ROOT_VCF_DEPTH, nodes, max_ms)
+            .is_some();
+        self.b.unmake_null();
+        threat
+    }
+
+    /// Whether the root move `m` stops the opponent's VCF threat (see
+    /// [`Searcher::exclude_vcf_losses`]).
+    pub fn stops_vcf(&mut self, m: Idx, nodes: u64, max_ms: u64) -> bool {
+        let me = self.b.side_to_move();
+        self.b.make(m);
+        let mut fives = Vec::new();
+        self.b.five_points_near(m, me, &mut fives);
+        let stops = if fives.is_empty() {
+            self.root_vcf(crate::search::ROOT_VCF_DEPTH, nodes, max_ms)
+                .is_none()
+        } else {
+            let mut blocks = Vec::new();
+            self.b.five_defences(&fives, &mut blocks);
+            blocks.retain(|&d| self.b.is_legal(d));
+            blocks.into_iter().all(|d| {
+                self.b.make(d);
+                let still = self.threatened_by_vcf(nodes, max_ms);
+                self.b.unmake();
+                !still
+            })
+        };
+        self.b.unmake();
+        stops
     }
 
     /// Whether the opponent has a VCF (within `max_nodes`) after the root move `m`.

@@ -50,6 +50,9 @@ pub const ROOT_VCT_CLOCK_NODES: u64 = 10_000_000;
 pub const ROOT_VCT_TIME_DIVISOR: u64 = 8;
 /// Node cap of each opponent-VCF check of the root safety step.
 pub const SAFETY_VCF_NODES: u64 = 20_000;
+/// A node cap for each check of the root's defence against an opponent VCF (knob `vcfdef`;
+/// off by default).
+pub const ROOT_VCF_DEFENCE_NODES: u64 = 20_000;
 /// A node cap for the opponent-VCT check of each new best move (knob `svct`; off by default).
 pub const SAFETY_VCT_NODES: u64 = 200_000;
 /// Best moves the threat-safety check may exclude in one search; then it checks no more.
