@@ -78,12 +78,24 @@ fn cli_runs_a_suite_file() {
     assert!(out.contains("total: solved"), "{out}");
 }
 
+/// A fresh engine (32 MiB) at the entry's position.
+fn engine_at(e: &tactics::Entry) -> rensa::engine::Engine {
+    let mut engine = rensa::engine::Engine::new();
+    engine.set_rule(e.rule);
+    engine.set_memory_limit(32 << 20);
+    engine.new_game(e.width, e.height).unwrap();
+    for &m in &e.moves {
+        engine.play(m).unwrap();
+    }
+    engine
+}
+
 /// Every `win` entry (a VCF) is answered with a first move of a shortest win and reported as a
 /// win in exactly the entry's plies: the root VCF shortens the first win it finds. Node-bounded
 /// searches, no clock, so the result is the same on any machine.
 #[test]
 fn root_vcf_answers_every_win_entry_with_a_shortest_win() {
-    use rensa::engine::{Engine, Limits};
+    use rensa::engine::Limits;
     use rensa::Value;
     use std::sync::atomic::AtomicBool;
     let mut failures = Vec::new();
@@ -93,13 +105,7 @@ fn root_vcf_answers_every_win_entry_with_a_shortest_win() {
             if e.kind != Kind::Win {
                 continue;
             }
-            let mut engine = Engine::new();
-            engine.set_rule(e.rule);
-            engine.set_memory_limit(32 << 20);
-            engine.new_game(e.width, e.height).unwrap();
-            for &m in &e.moves {
-                engine.play(m).unwrap();
-            }
+            let mut engine = engine_at(&e);
             let limits = Limits {
                 max_nodes: Some(400_000),
                 max_depth: Some(4),
@@ -128,7 +134,7 @@ fn root_vcf_answers_every_win_entry_with_a_shortest_win() {
 /// main search would have had time to see.
 #[test]
 fn root_defence_answers_every_defend_entry() {
-    use rensa::engine::{Engine, Limits};
+    use rensa::engine::Limits;
     use rensa::search::alphabeta::{set_tuning, Tuning};
     use std::sync::atomic::AtomicBool;
     // The knobs are per thread: this test's searches run on its own.
@@ -141,13 +147,7 @@ fn root_defence_answers_every_defend_entry() {
             if e.kind != Kind::Defend {
                 continue;
             }
-            let mut engine = Engine::new();
-            engine.set_rule(e.rule);
-            engine.set_memory_limit(32 << 20);
-            engine.new_game(e.width, e.height).unwrap();
-            for &m in &e.moves {
-                engine.play(m).unwrap();
-            }
+            let mut engine = engine_at(&e);
             let limits = Limits {
                 max_nodes: Some(2_000_000),
                 max_depth: Some(2),
