@@ -466,7 +466,6 @@ impl Engine {
         // Step 1d. (Knob `vcfdef`: the nodes of each check; 0 = off, the default.) When the
         // opponent threatens a VCF, the root moves that leave it one are left out of the search,
         // in a quarter of the target time at most.
-        let t = s.tuning();
         if exclude.is_empty()
             && budget.hard_ms > 0
             && handicap.strength >= 100
@@ -518,7 +517,7 @@ impl Engine {
             let p = s.b.pos(m);
             best = (Some(p), Value::ZERO, 0, vec![p]);
         }
-        let instant = s.tuning().root_vcf_defence_instant;
+        let instant = t.root_vcf_defence_instant;
         if open.len() > 1 || !exclude.is_empty() || (!instant && root_moves.len() > 1) {
             let shared = smp::Shared {
                 board: s.b.clone(),
