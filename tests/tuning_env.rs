@@ -108,6 +108,11 @@ fn evaluation_weights_from_the_environment() {
     ] {
         assert_ne!(bench(knob), default, "{knob}");
     }
+    // The sixty-ninth session's defence extension (off by default), everywhere and at PV
+    // nodes only, grows the tree.
+    for knob in ["dext=1", "dext=2,dextpv=1"] {
+        assert_ne!(bench(knob), default, "{knob}");
+    }
     // The seventh session's threat-safety check (off by default) counts its nodes.
     assert_ne!(bench("svct=200000"), default);
     // `rfz=1`: renju black's foul shapes score nothing (off by default; the bench has renju

@@ -359,6 +359,11 @@ pub struct Tuning {
     /// searched one more ply, while the path is at most this many plies longer than the
     /// iteration's depth.
     pub leaf_ext: i32,
+    /// (Knob `dext`, 0 = off) the defences against a three (the opponent can make a straight
+    /// four) cost no depth, at most this many times on a path.
+    pub defence_ext: i32,
+    /// (Knob `dextpv`) the defence extension at PV nodes only.
+    pub defence_ext_pv: bool,
     /// Move-ordering bonus per threat class of a cell (keys `o1`..`o9`), for the side to move's
     /// threat (weighted like its cell score) and the opponent's (see [`ORDER_BONUS`]).
     pub order_bonus: [i32; 10],
@@ -472,6 +477,8 @@ impl Tuning {
         lmr_history_div: 0,
         killer_no_reduce: false,
         leaf_ext: 0,
+        defence_ext: 0,
+        defence_ext_pv: false,
         vct_min_depth: 0,
         vct_nodes: 500,
         vct_threes: 2,
@@ -611,6 +618,8 @@ impl Tuning {
                 "implmp" => t.improving_lmp = n != 0,
                 "ttways" => t.tt_ways = n.clamp(1, 8) as usize,
                 "lext" => t.leaf_ext = n.clamp(0, 64) as i32,
+                "dext" => t.defence_ext = n.clamp(0, 64) as i32,
+                "dextpv" => t.defence_ext_pv = n != 0,
                 "lastb" => t.last_bonus = n.clamp(-10_000, 10_000) as i32,
                 "ownb" => t.own_last_bonus = n.clamp(-10_000, 10_000) as i32,
                 "cmb" => t.counter_bonus = n.clamp(-10_000, 10_000) as i32,
@@ -1003,6 +1012,8 @@ pub struct Searcher<'a> {
     evals: Vec<Option<i32>>,
     /// Per ply: the move made there was a null move (no two in a row).
     null_at: Vec<bool>,
+    /// (Knob `dext`) the defence extensions taken on the path to each ply.
+    ext_used: Vec<i32>,
     /// Per ply: the hash move a singular test searches without (see [`Tuning::singular_depth`]).
     excluded: Vec<Option<Idx>>,
     /// Root moves not to consider (multi-PV).
@@ -1117,6 +1128,7 @@ impl<'a> Searcher<'a> {
             pv: vec![Vec::new(); MAX_PLY + 1],
             buffers: vec![Vec::new(); MAX_PLY + 1],
             null_at: vec![false; MAX_PLY + 1],
+            ext_used: vec![0; MAX_PLY + 1],
             excluded: vec![None; MAX_PLY + 1],
             evals: vec![None; MAX_PLY + 1],
             vct_cache: None,
@@ -1562,6 +1574,7 @@ impl<'a> Searcher<'a> {
             let r = self.tuning.nmp + 1 + depth / 4;
             self.b.make_null();
             self.null_at[ply] = true;
+            self.ext_used[ply + 1] = if root { 0 } else { self.ext_used[ply] };
             let v = -self.search(depth - r, -beta, -beta + 1, ply + 1, !cut);
             self.null_at[ply] = false;
             self.b.unmake_null();
@@ -1700,6 +1713,17 @@ impl<'a> Searcher<'a> {
         };
         // The opponent threatens a straight four: own fours are counter-attacks here.
         let opp_three = self.tuning.lmr_threats == 3 && self.b.count(opp, Threat::Flex4) > 0;
+        // (Knob `dext`) the defences against a three cost no depth, a few times on a path.
+        let ext_on = self.tuning.defence_ext > 0;
+        let used = if ext_on && !root {
+            self.ext_used[ply]
+        } else {
+            0
+        };
+        let defence_ext = ext_on
+            && used < self.tuning.defence_ext
+            && (pv_node || !self.tuning.defence_ext_pv)
+            && self.b.count(opp, Threat::Flex4) > 0;
         let orig_alpha = alpha;
         let mut best = -INF;
         let mut best_move = None;
@@ -1768,12 +1792,15 @@ impl<'a> Searcher<'a> {
             {
                 continue;
             }
-            let new_depth = if forced {
+            let new_depth = if forced || defence_ext {
                 depth
             } else {
                 depth - 1 + (Some(m) == singular) as i32
             };
             self.tt.prefetch(self.b.hash_after(m));
+            if ext_on {
+                self.ext_used[ply + 1] = used + (defence_ext && !forced) as i32;
+            }
             self.b.make(m);
             let v = if searched == 0 {
                 -self.search(new_depth, -beta, -alpha, ply + 1, !pv_node && !cut)

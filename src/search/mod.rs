@@ -147,6 +147,10 @@ mod tests {
         let t = Tuning::parse("hmal=1,lmrh=300,kr=1,lext=4,imprfp=1,implmp=1").unwrap();
         assert!(t.history_malus && t.killer_no_reduce && t.improving_rfp && t.improving_lmp);
         assert_eq!((t.lmr_history_div, t.leaf_ext), (300, 4));
+        let t = Tuning::parse("dext=2,dextpv=1").unwrap();
+        assert_eq!((t.defence_ext, t.defence_ext_pv), (2, true));
+        let d = Tuning::DEFAULT;
+        assert_eq!((d.defence_ext, d.defence_ext_pv), (0, false));
         let t = Tuning::parse("lastb=100,ownb=-20,cmb=150").unwrap();
         assert_eq!(
             (t.last_bonus, t.own_last_bonus, t.counter_bonus),
