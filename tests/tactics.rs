@@ -90,6 +90,35 @@ fn engine_at(e: &tactics::Entry) -> rensa::engine::Engine {
     engine
 }
 
+/// Searches every entry of `kind` in the shipped suites with `limits` from a fresh engine, and
+/// returns the failures `check` reports (a line each, with the suite and entry named) and how
+/// many entries were searched.
+fn search_each(
+    kind: Kind,
+    limits: &rensa::engine::Limits,
+    check: impl Fn(&tactics::Entry, &rensa::engine::SearchResult) -> Option<String>,
+) -> (Vec<String>, usize) {
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for (name, text) in tactics::SHIPPED_SUITES {
+        for e in tactics::parse_suite(text).unwrap() {
+            if e.kind != kind {
+                continue;
+            }
+            let r = engine_at(&e).think(
+                limits,
+                &std::sync::atomic::AtomicBool::new(false),
+                &mut |_| {},
+            );
+            if let Some(why) = check(&e, &r) {
+                failures.push(format!("{name} {}: {why}", e.id));
+            }
+            checked += 1;
+        }
+    }
+    (failures, checked)
+}
+
 /// Every `win` entry (a VCF) is answered with a first move of a shortest win and reported as a
 /// win in exactly the entry's plies: the root VCF shortens the first win it finds. Node-bounded
 /// searches, no clock, so the result is the same on any machine.
@@ -97,33 +126,21 @@ fn engine_at(e: &tactics::Entry) -> rensa::engine::Engine {
 fn root_vcf_answers_every_win_entry_with_a_shortest_win() {
     use rensa::engine::Limits;
     use rensa::Value;
-    use std::sync::atomic::AtomicBool;
-    let mut failures = Vec::new();
-    let mut checked = 0;
-    for (name, text) in tactics::SHIPPED_SUITES {
-        for e in tactics::parse_suite(text).unwrap() {
-            if e.kind != Kind::Win {
-                continue;
-            }
-            let mut engine = engine_at(&e);
-            let limits = Limits {
-                max_nodes: Some(400_000),
-                max_depth: Some(4),
-                ..Limits::default()
-            };
-            let r = engine.think(&limits, &AtomicBool::new(false), &mut |_| {});
-            let plies = e.plies.expect("win entries give their plies");
-            let ok =
-                r.best.is_some_and(|b| e.answers.contains(&b)) && r.value == Value::mate_in(plies);
-            if !ok {
-                failures.push(format!(
-                    "{name} {}: move {:?} value {} (answers {:?}, win in {plies})",
-                    e.id, r.best, r.value, e.answers
-                ));
-            }
-            checked += 1;
-        }
-    }
+    let limits = Limits {
+        max_nodes: Some(400_000),
+        max_depth: Some(4),
+        ..Limits::default()
+    };
+    let (failures, checked) = search_each(Kind::Win, &limits, |e, r| {
+        let plies = e.plies.expect("win entries give their plies");
+        let ok = r.best.is_some_and(|b| e.answers.contains(&b)) && r.value == Value::mate_in(plies);
+        (!ok).then(|| {
+            format!(
+                "move {:?} value {} (answers {:?}, win in {plies})",
+                r.best, r.value, e.answers
+            )
+        })
+    });
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(checked >= 40, "only {checked} win entries");
 }
@@ -136,33 +153,18 @@ fn root_vcf_answers_every_win_entry_with_a_shortest_win() {
 fn root_defence_answers_every_defend_entry() {
     use rensa::engine::Limits;
     use rensa::search::alphabeta::{set_tuning, Tuning};
-    use std::sync::atomic::AtomicBool;
     // The knobs are per thread: this test's searches run on its own.
     let nodes = rensa::search::ROOT_VCF_DEFENCE_NODES;
     set_tuning(Tuning::parse(&format!("vcfdef={nodes}")).unwrap());
-    let mut failures = Vec::new();
-    let mut checked = 0;
-    for (name, text) in tactics::SHIPPED_SUITES {
-        for e in tactics::parse_suite(text).unwrap() {
-            if e.kind != Kind::Defend {
-                continue;
-            }
-            let mut engine = engine_at(&e);
-            let limits = Limits {
-                max_nodes: Some(2_000_000),
-                max_depth: Some(2),
-                ..Limits::default()
-            };
-            let r = engine.think(&limits, &AtomicBool::new(false), &mut |_| {});
-            if !r.best.is_some_and(|b| e.answers.contains(&b)) {
-                failures.push(format!(
-                    "{name} {}: move {:?} (answers {:?})",
-                    e.id, r.best, e.answers
-                ));
-            }
-            checked += 1;
-        }
-    }
+    let limits = Limits {
+        max_nodes: Some(2_000_000),
+        max_depth: Some(2),
+        ..Limits::default()
+    };
+    let (failures, checked) = search_each(Kind::Defend, &limits, |e, r| {
+        (!r.best.is_some_and(|b| e.answers.contains(&b)))
+            .then(|| format!("move {:?} (answers {:?})", r.best, e.answers))
+    });
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(checked >= 30, "only {checked} defend entries");
 }

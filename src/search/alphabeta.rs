@@ -1269,12 +1269,16 @@ impl<'a> Searcher<'a> {
         VcfDefence::Excluded(losing.len())
     }
 
+    /// Whether the side to move has a VCF (within `nodes`, stopping `max_ms` after the start).
+    fn has_vcf(&mut self, nodes: u64, max_ms: u64) -> bool {
+        self.root_vcf(crate::search::ROOT_VCF_DEPTH, nodes, max_ms)
+            .is_some()
+    }
+
     /// Whether the opponent would have a VCF if the side to move passed.
     fn threatened_by_vcf(&mut self, nodes: u64, max_ms: u64) -> bool {
         self.b.make_null();
-        let threat = self
-            .root_vcf(crate::search::ROOT_VCF_DEPTH, nodes, max_ms)
-            .is_some();
+        let threat = self.has_vcf(nodes, max_ms);
         self.b.unmake_null();
         threat
     }
@@ -1287,8 +1291,7 @@ impl<'a> Searcher<'a> {
         let mut fives = Vec::new();
         self.b.five_points_near(m, me, &mut fives);
         let stops = if fives.is_empty() {
-            self.root_vcf(crate::search::ROOT_VCF_DEPTH, nodes, max_ms)
-                .is_none()
+            !self.has_vcf(nodes, max_ms)
         } else {
             let mut blocks = Vec::new();
             self.b.five_defences(&fives, &mut blocks);
@@ -1307,9 +1310,7 @@ impl<'a> Searcher<'a> {
     /// Whether the opponent has a VCF (within `max_nodes`) after the root move `m`.
     pub fn allows_vcf(&mut self, m: Idx, max_nodes: u64) -> bool {
         self.b.make(m);
-        let r = self
-            .root_vcf(crate::search::ROOT_VCF_DEPTH, max_nodes, u64::MAX)
-            .is_some();
+        let r = self.has_vcf(max_nodes, u64::MAX);
         self.b.unmake();
         r
     }
@@ -1574,7 +1575,7 @@ impl<'a> Searcher<'a> {
             let r = self.tuning.nmp + 1 + depth / 4;
             self.b.make_null();
             self.null_at[ply] = true;
-            self.ext_used[ply + 1] = if root { 0 } else { self.ext_used[ply] };
+            self.ext_used[ply + 1] = self.ext_used[ply];
             let v = -self.search(depth - r, -beta, -beta + 1, ply + 1, !cut);
             self.null_at[ply] = false;
             self.b.unmake_null();
@@ -1715,11 +1716,8 @@ impl<'a> Searcher<'a> {
         let opp_three = self.tuning.lmr_threats == 3 && self.b.count(opp, Threat::Flex4) > 0;
         // (Knob `dext`) the defences against a three cost no depth, a few times on a path.
         let ext_on = self.tuning.defence_ext > 0;
-        let used = if ext_on && !root {
-            self.ext_used[ply]
-        } else {
-            0
-        };
+        // (The root's entry is never written: 0.)
+        let used = if ext_on { self.ext_used[ply] } else { 0 };
         let defence_ext = ext_on
             && used < self.tuning.defence_ext
             && (pv_node || !self.tuning.defence_ext_pv)
