@@ -546,6 +546,8 @@ impl Engine {
                     .get_or_insert_with(|| VctCache::new(VCT_CACHE_BITS))
             });
             let mut checked: Vec<usize> = Vec::new();
+            // The best moves the check has excluded (Step 1d's exclusions are not counted).
+            let mut safety_excluded = 0;
             helper_nodes = smp::run(threads - 1, &shared, |link| {
                 let mut prev: Option<i32> = None;
                 let mut stable = 0;
@@ -560,7 +562,7 @@ impl Engine {
                     }
                     let m = it.pv[0];
                     let unchecked = !Value(it.value).is_mate()
-                        && s.root_exclude.len() < search::SAFETY_VCT_TRIES
+                        && safety_excluded < search::SAFETY_VCT_TRIES
                         && !checked.contains(&m);
                     if let Some(cache) = safety_cache.as_deref_mut().filter(|_| unchecked) {
                         checked.push(m);
@@ -580,6 +582,7 @@ impl Engine {
                         if found.is_some() {
                             log::info!("{} allows a VCT; searching without it", s.b.pos(m));
                             s.root_exclude.push(m);
+                            safety_excluded += 1;
                             if it.partial {
                                 break;
                             }
