@@ -332,6 +332,11 @@ pub struct Tuning {
     pub root_vcf_defence_exclude: bool,
     /// Experiment: with `vcfdef`, never play a move without a search (`vcfdefi=0`).
     pub root_vcf_defence_instant: bool,
+    /// Experiment: with `vcfdef`, whether fours are checked (`vcfdef4`, 1 = yes, the default).
+    /// A four after whose block the opponent still threatens a VCF does not lose by itself (the
+    /// side to move may defend after the exchange); with `vcfdef4=0` fours are neither left
+    /// out nor counted as defences.
+    pub root_vcf_defence_fours: bool,
     /// Node cap of the threat-safety check (0 = off, the default; try
     /// [`crate::search::SAFETY_VCT_NODES`]): each new best move of the iterative deepening after
     /// which the opponent has a VCT is excluded and the iteration searched again without it. In
@@ -494,6 +499,7 @@ impl Tuning {
         root_vcf_defence_nodes: 0,
         root_vcf_defence_exclude: true,
         root_vcf_defence_instant: true,
+        root_vcf_defence_fours: true,
         safety_vct_nodes: 0,
         renju_fouls_defend: true,
         renju_foul_scores_zero: false,
@@ -610,6 +616,7 @@ impl Tuning {
                 "vcfdef" => t.root_vcf_defence_nodes = n.clamp(0, 1 << 40) as u64,
                 "vcfdefx" => t.root_vcf_defence_exclude = n != 0,
                 "vcfdefi" => t.root_vcf_defence_instant = n != 0,
+                "vcfdef4" => t.root_vcf_defence_fours = n != 0,
                 "svct" => t.safety_vct_nodes = n.clamp(0, 100_000_000) as u64,
                 "rfoul" => t.renju_fouls_defend = n != 0,
                 "rfz" => t.renju_foul_scores_zero = n != 0,
@@ -1252,6 +1259,9 @@ impl<'a> Searcher<'a> {
                 // Unchecked moves stay in.
                 defended = true;
                 break;
+            }
+            if !self.tuning.root_vcf_defence_fours && self.b.threat(m, me) >= Threat::Block4 {
+                continue;
             }
             if self.stops_vcf(m, nodes_each, max_ms) {
                 defended = true;

@@ -241,6 +241,11 @@ mod tests {
         assert_eq!(d.aspiration, super::alphabeta::ASPIRATION_WINDOW);
         assert_eq!(Tuning::parse("asp=150").unwrap().aspiration, 150);
         assert_eq!(Tuning::parse("asp=0").unwrap().aspiration, 1);
+        // The VCF defence's experiment knobs: fours checked by default.
+        assert!(d.root_vcf_defence_fours && d.root_vcf_defence_exclude);
+        let t = Tuning::parse("vcfdef=2000,vcfdef4=0").unwrap();
+        assert_eq!(t.root_vcf_defence_nodes, 2000);
+        assert!(!t.root_vcf_defence_fours);
         // The twelfth session's: two-ply smoothing of the static value, off by default.
         assert_eq!(d.eval_average, 0);
         assert_eq!(Tuning::parse("avg=2").unwrap().eval_average, 2);
