@@ -326,7 +326,8 @@ pub struct Tuning {
     /// Node cap of each check of the root's defence against an opponent VCF (knob `vcfdef`,
     /// 0 = off, the default; try [`crate::search::ROOT_VCF_DEFENCE_NODES`]; see
     /// [`Searcher::exclude_vcf_losses`]). It answers every `defend` entry of the tactical suites
-    /// at 50 ms, but lost about 34 Elo in freestyle self-play at 100 ms (README, "Measured").
+    /// at 50 ms, but lost about 18 Elo in freestyle self-play at 100 ms over 4 000 games
+    /// (README, "Measured").
     pub root_vcf_defence_nodes: u64,
     /// Experiment: run the checks of `vcfdef` but exclude nothing (`vcfdefx=0`).
     pub root_vcf_defence_exclude: bool,
