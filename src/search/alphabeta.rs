@@ -1235,9 +1235,10 @@ impl<'a> Searcher<'a> {
     /// search the root moves `moves` that do not stop it, as long as one of them does; when none
     /// does, nothing is excluded. A quiet move stops it when the opponent has no VCF after it; a
     /// four (which the opponent must block first) when after each block the opponent no longer
-    /// threatens one, so a four that only delays is left out with the losing moves. Each solver
-    /// call gets `nodes_each` nodes, and one that finds nothing counts as no VCF; checks end at
-    /// `max_ms` after the search's start (moves not checked by then stay in).
+    /// threatens one, so a four that only delays is left out with the losing moves (with the
+    /// knob `vcfdef4=0` fours are skipped: neither left out nor counted as stopping it). Each
+    /// solver call gets `nodes_each` nodes, and one that finds nothing counts as no VCF; checks
+    /// end at `max_ms` after the search's start (moves not checked by then stay in).
     pub fn exclude_vcf_losses(
         &mut self,
         moves: &[Idx],
