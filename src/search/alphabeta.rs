@@ -185,8 +185,8 @@ pub struct Tuning {
     /// Move ordering from a fitted policy where one is built in for the rule and board (15x15
     /// freestyle and caro), or given by `RENSA_POLICY` (knob `pol`, 1 = on, the default; 0 =
     /// off): see [`super::policy`]. On against off at 300 ms a move in 15x15 freestyle, 400
-    /// games: about +40 (+7 to +74); in 15x15 caro +33 ± 20 over 1 000 games at 100 ms, +4 ± 30
-    /// over 400 at 300 ms.
+    /// games: about +40 (+7 to +74); in 15x15 caro +33 ± 20 over 1 000 games at 100 ms, +5 ± 21
+    /// over 800 at 300 ms.
     pub policy: u8,
     /// Which empty cells are candidates (knob `star`): 0 = those with a stone in the 5x5 square
     /// around them (the default), 1 = those with a stone on a line through them within two
