@@ -874,8 +874,9 @@ impl Scoring<'_> {
                 self.rows[y as usize & (MAX_SIDE - 1)],
             );
             let mut s;
-            // With a move-ordering policy (15x15 freestyle and caro, or `RENSA_POLICY`), its score takes
-            // the place of the cell scores, the distance scaling and the near-move bonuses.
+            // With a move-ordering policy (15x15 freestyle and caro, or `RENSA_POLICY`), its
+            // score takes the place of the cell scores, the distance scaling and the near-move
+            // bonuses.
             if let Some(pol) = self.policy {
                 s = pol.score(
                     [b.combo_packed(i, me), b.combo_packed(i, opp)],
