@@ -118,6 +118,14 @@ fn evaluation_weights_from_the_environment() {
     // `rfz=1`: renju black's foul shapes score nothing (off by default; the bench has renju
     // positions).
     assert_ne!(bench("rfz=1"), default);
+    // `far=1` scales renju's ordering by distance too, and `ordatk=24` gives renju the other
+    // rules' weight of the own cell score; the move-ordering policy, built in for every rule on
+    // 15x15 since the seventy-second session, takes the place of both, so they show only with
+    // the policy off.
+    let no_policy = bench("pol=0");
+    for knob in ["far=1,pol=0", "ordatk=24,pol=0"] {
+        assert_ne!(bench(knob), no_policy, "{knob}");
+    }
     // The eighth session's knobs: reductions of threat moves (on by default, sparing fours),
     // distance-scaled ordering (on by default but in renju, since the ninth) and the rest.
     for knob in [
@@ -127,11 +135,9 @@ fn evaluation_weights_from_the_environment() {
         "pvlimit=16",
         "razor=100",
         "far=0",
-        "far=1",
         "vcfb=1",
         "farr=3",
         "ordatk=16",
-        "ordatk=24",
         // The tenth session's: move-count pruning by quietness, saturating history, a stored
         // bound for reverse futility, internal iterative deepening.
         "mcp=8",

@@ -13,12 +13,13 @@
 //! 0.38 classical against itself on 15x15, it puts Rapfi's move among the first 5 candidates in
 //! 68.7 % of the held-out positions (the cell-score order: 61.4 %), among the first 12 in 88.4 %
 //! (79.4 %). Against the same build without it at 300 ms a move: +51 ± 45 and +30 ± 46 in two
-//! runs of 200 games, about +40 (+7 to +74) together. Not built in where it did not gain:
-//! 20x20 freestyle (+35 ± 45 and -60 ± 62 in two runs), renju with its own policy (per colour,
-//! fitted to 657 games of Rapfi: -12 ± 45) and exact five with the freestyle one (+16 ± 43);
-//! fifty-ninth session, docs/measurements.md. The same policy is built in for 15x15 caro too:
-//! +33 ± 20 over 1 000 self-play games at 100 ms a move, +5 ± 21 over 800 at 300 ms
-//! (seventy-first session).
+//! runs of 200 games, about +40 (+7 to +74) together (fifty-ninth session, docs/measurements.md).
+//! The same policy serves the other rules on 15x15, where self-play measured it to gain: caro
+//! +33 ± 20 over 1 000 games at 100 ms a move and +5 ± 21 over 800 at 300 ms (seventy-first
+//! session); exact five +37 ± 21 over 1 000 at 100 ms and +50 ± 33 over 400 at 300 ms; renju
+//! +53 ± 22 over 1 000 at 100 ms and +45 ± 33 over 400 at 300 ms (seventy-second session). Not
+//! built in where it did not gain: 20x20 freestyle (+35 ± 45 and -60 ± 62 in two runs), and
+//! renju's own policy (per colour, fitted to 657 games of Rapfi: -12 ± 45).
 
 use crate::board::pattern::{combo_multiset, COMBOS, COMBO_LEN};
 use crate::types::Rule;
@@ -155,17 +156,18 @@ pub fn set_policy(p: Policy) -> bool {
 
 /// The policy a search on a board of `rule` and this size uses: the one [`set_policy`]
 /// installed, else the built-in one for that rule and board, if any (parsed once per process).
-/// The freestyle policy, fitted on 15x15 freestyle, serves 15x15 freestyle and 15x15 caro, where
-/// it was measured to gain (caro: +33 ± 20 over 1 000 self-play games at 100 ms a move); on
-/// 20x20 freestyle two self-play runs scored +35 ± 45 and -60 ± 62, level together, and in
-/// exact five it was level over 600 games, so those keep the cell-score order.
+/// The freestyle policy, fitted on 15x15 freestyle, serves every rule on 15x15, where it was
+/// measured to gain in self-play (caro: +33 ± 20 over 1 000 games at 100 ms a move; exact five:
+/// +37 ± 21 over 1 000 at 100 ms and +50 ± 33 over 400 at 300 ms; renju: +53 ± 22 and +45 ± 33);
+/// on 20x20 freestyle two self-play runs scored +35 ± 45 and -60 ± 62, level together, so other
+/// boards keep the cell-score order.
 pub fn policy_for(rule: Rule, width: usize, height: usize) -> Option<&'static Policy> {
     static FREESTYLE: OnceLock<Policy> = OnceLock::new();
     if let Some(p) = POLICY.get() {
         return Some(p);
     }
     match (rule, width, height) {
-        (Rule::Freestyle | Rule::Caro { .. }, 15, 15) => Some(FREESTYLE.get_or_init(|| {
+        (_, 15, 15) => Some(FREESTYLE.get_or_init(|| {
             let text = include_str!("../../nets/freestyle.policy");
             Policy::parse(text).unwrap_or_else(|e| panic!("built-in policy: {e}"))
         })),
@@ -221,6 +223,9 @@ mod tests {
             (Rule::Freestyle, 1),
             (caro[0], 0),
             (caro[1], 1),
+            (Rule::Exact, 0),
+            (Rule::Renju, 0),
+            (Rule::Renju, 1),
         ] {
             let p = policy_for(rule, 15, 15).expect("built in on 15x15");
             let none = combo_index([0; 4]);
@@ -233,13 +238,14 @@ mod tests {
                 "{rule:?}"
             );
         }
-        for (rule, side) in [
-            (Rule::Renju, 15),
-            (Rule::Exact, 15),
-            (Rule::Freestyle, 20),
-            (caro[0], 20),
+        for (rule, width, height) in [
+            (Rule::Renju, 20, 20),
+            (Rule::Exact, 20, 20),
+            (Rule::Freestyle, 20, 20),
+            (caro[0], 20, 20),
+            (Rule::Freestyle, 15, 20),
         ] {
-            assert!(policy_for(rule, side, side).is_none() || POLICY.get().is_some());
+            assert!(policy_for(rule, width, height).is_none() || POLICY.get().is_some());
         }
     }
 }
