@@ -16,8 +16,8 @@
 //! runs of 200 games, about +40 (+7 to +74) together (fifty-ninth session, docs/measurements.md).
 //! The same policy serves the other rules on 15x15, where self-play measured it to gain: caro
 //! +33 ± 20 over 1 000 games at 100 ms a move and +5 ± 21 over 800 at 300 ms (seventy-first
-//! session); exact five +37 ± 21 over 1 000 at 100 ms and +50 ± 33 over 400 at 300 ms; renju
-//! +53 ± 22 over 1 000 at 100 ms and +45 ± 33 over 400 at 300 ms (seventy-second session). Not
+//! session); exact five +37 ± 21 over 1 000 at 100 ms and +36 ± 23 over 800 at 300 ms; renju
+//! +53 ± 22 over 1 000 at 100 ms and +50 ± 24 over 800 at 300 ms (seventy-second session). Not
 //! built in where it did not gain: 20x20 freestyle (+35 ± 45 and -60 ± 62 in two runs), and
 //! renju's own policy (per colour, fitted to 657 games of Rapfi: -12 ± 45).
 
@@ -158,7 +158,7 @@ pub fn set_policy(p: Policy) -> bool {
 /// installed, else the built-in one for that rule and board, if any (parsed once per process).
 /// The freestyle policy, fitted on 15x15 freestyle, serves every rule on 15x15, where it was
 /// measured to gain in self-play (caro: +33 ± 20 over 1 000 games at 100 ms a move; exact five:
-/// +37 ± 21 over 1 000 at 100 ms and +50 ± 33 over 400 at 300 ms; renju: +53 ± 22 and +45 ± 33);
+/// +37 ± 21 over 1 000 at 100 ms and +36 ± 23 over 800 at 300 ms; renju: +53 ± 22 and +50 ± 24);
 /// on 20x20 freestyle two self-play runs scored +35 ± 45 and -60 ± 62, level together, so other
 /// boards keep the cell-score order.
 pub fn policy_for(rule: Rule, width: usize, height: usize) -> Option<&'static Policy> {
