@@ -100,7 +100,8 @@ pub fn lmr_threats_for(rule: Rule) -> u8 {
 /// 44-4-52 and 41-4-55 (-30 over 300 games). Against PentaZen at 200 ms (the same 100 openings
 /// each, paired): freestyle 51-2-47 against 38-6-56 without it, exact five 46-7-46 against
 /// 42-2-56, renju 50-0-50 against 53-2-45. Where a move-ordering policy is in use (every rule
-/// on 15x15, see [`super::policy`]) its score takes the place of this scaling.
+/// on 15x15 and 20x20 freestyle, see [`super::policy`]) its score takes the place of this
+/// scaling.
 pub const FAR_SCALE: u8 = 2;
 
 /// The default weight of the side to move's own cell score in the move ordering, in 16ths of
@@ -185,11 +186,12 @@ pub struct Tuning {
     /// The distance beyond which a cell is far from a move for `far` (knob `farr`, default 4).
     pub far_radius: i32,
     /// Move ordering from a fitted policy where one is built in for the rule and board (every
-    /// rule on 15x15), or given by `RENSA_POLICY` (knob `pol`, 1 = on, the default; 0 = off):
-    /// see [`super::policy`]. On against off at 300 ms a move in 15x15 freestyle, 400 games:
-    /// about +40 (+7 to +74); in 15x15 caro +33 ± 20 over 1 000 games at 100 ms, +5 ± 21 over
-    /// 800 at 300 ms; exact five +37 ± 21 and +36 ± 23, renju +53 ± 22 and +50 ± 24 (1 000
-    /// games at 100 ms, 800 at 300 ms).
+    /// rule on 15x15, and 20x20 freestyle), or given by `RENSA_POLICY` (knob `pol`, 1 = on,
+    /// the default; 0 = off): see [`super::policy`]. On against off at 300 ms a move in 15x15
+    /// freestyle, 400 games: about +40 (+7 to +74); in 15x15 caro +33 ± 20 over 1 000 games at
+    /// 100 ms, +5 ± 21 over 800 at 300 ms; exact five +37 ± 21 and +36 ± 23, renju +53 ± 22
+    /// and +50 ± 24 (1 000 games at 100 ms, 800 at 300 ms); 20x20 freestyle +31 ± 27 over 600
+    /// at 100 ms and +66 ± 27 over 600 at 300 ms.
     pub policy: u8,
     /// Which empty cells are candidates (knob `star`): 0 = those with a stone in the 5x5 square
     /// around them (the default), 1 = those with a stone on a line through them within two
@@ -877,9 +879,9 @@ impl Scoring<'_> {
                 self.rows[y as usize & (MAX_SIDE - 1)],
             );
             let mut s;
-            // With a move-ordering policy (any rule on 15x15, or `RENSA_POLICY`), its
-            // score takes the place of the cell scores, the distance scaling and the near-move
-            // bonuses.
+            // With a move-ordering policy (any rule on 15x15, 20x20 freestyle, or
+            // `RENSA_POLICY`), its score takes the place of the cell scores, the distance
+            // scaling and the near-move bonuses.
             if let Some(pol) = self.policy {
                 s = pol.score(
                     [b.combo_packed(i, me), b.combo_packed(i, opp)],

@@ -17,9 +17,11 @@
 //! The same policy serves the other rules on 15x15, where self-play measured it to gain: caro
 //! +33 ± 20 over 1 000 games at 100 ms a move and +5 ± 21 over 800 at 300 ms (seventy-first
 //! session); exact five +37 ± 21 over 1 000 at 100 ms and +36 ± 23 over 800 at 300 ms; renju
-//! +53 ± 22 over 1 000 at 100 ms and +50 ± 24 over 800 at 300 ms (seventy-second session). Not
-//! built in where it did not gain: 20x20 freestyle (+35 ± 45 and -60 ± 62 in two runs), and
-//! renju's own policy (per colour, fitted to 657 games of Rapfi: -12 ± 45).
+//! +53 ± 22 over 1 000 at 100 ms and +50 ± 24 over 800 at 300 ms (seventy-second session). It
+//! serves 20x20 freestyle too: two runs of the fifty-ninth session had been level there
+//! (+35 ± 45 and -60 ± 62), the seventy-second's scored +31 ± 27 over 600 games at 100 ms and
+//! +66 ± 27 over 600 at 300 ms. Renju's own policy (per colour, fitted to 657 games of Rapfi)
+//! did not gain: -12 ± 45.
 
 use crate::board::pattern::{combo_multiset, COMBOS, COMBO_LEN};
 use crate::types::Rule;
@@ -158,16 +160,16 @@ pub fn set_policy(p: Policy) -> bool {
 /// installed, else the built-in one for that rule and board, if any (parsed once per process).
 /// The freestyle policy, fitted on 15x15 freestyle, serves every rule on 15x15, where it was
 /// measured to gain in self-play (caro: +33 ± 20 over 1 000 games at 100 ms a move; exact five:
-/// +37 ± 21 over 1 000 at 100 ms and +36 ± 23 over 800 at 300 ms; renju: +53 ± 22 and +50 ± 24);
-/// on 20x20 freestyle two self-play runs scored +35 ± 45 and -60 ± 62, level together, so other
-/// boards keep the cell-score order.
+/// +37 ± 21 over 1 000 at 100 ms and +36 ± 23 over 800 at 300 ms; renju: +53 ± 22 and +50 ± 24),
+/// and 20x20 freestyle (+31 ± 27 over 600 games at 100 ms, +66 ± 27 over 600 at 300 ms). Other
+/// boards (and the other rules on 20x20, which no one plays) keep the cell-score order.
 pub fn policy_for(rule: Rule, width: usize, height: usize) -> Option<&'static Policy> {
     static FREESTYLE: OnceLock<Policy> = OnceLock::new();
     if let Some(p) = POLICY.get() {
         return Some(p);
     }
     match (rule, width, height) {
-        (_, 15, 15) => Some(FREESTYLE.get_or_init(|| {
+        (_, 15, 15) | (Rule::Freestyle, 20, 20) => Some(FREESTYLE.get_or_init(|| {
             let text = include_str!("../../nets/freestyle.policy");
             Policy::parse(text).unwrap_or_else(|e| panic!("built-in policy: {e}"))
         })),
@@ -228,6 +230,10 @@ mod tests {
             (Rule::Renju, 1),
         ] {
             let p = policy_for(rule, 15, 15).expect("built in on 15x15");
+            assert!(std::ptr::eq(
+                p,
+                policy_for(Rule::Freestyle, 20, 20).unwrap()
+            ));
             let none = combo_index([0; 4]);
             let four_three = combo_index([7, 6, 0, 0]);
             let two = combo_index([4, 0, 0, 0]);
@@ -241,7 +247,6 @@ mod tests {
         for (rule, width, height) in [
             (Rule::Renju, 20, 20),
             (Rule::Exact, 20, 20),
-            (Rule::Freestyle, 20, 20),
             (caro[0], 20, 20),
             (Rule::Freestyle, 15, 20),
         ] {
