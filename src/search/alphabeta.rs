@@ -187,11 +187,7 @@ pub struct Tuning {
     pub far_radius: i32,
     /// Move ordering from a fitted policy where one is built in for the rule and board (every
     /// rule on 15x15, and 20x20 freestyle), or given by `RENSA_POLICY` (knob `pol`, 1 = on,
-    /// the default; 0 = off): see [`super::policy`]. On against off at 300 ms a move in 15x15
-    /// freestyle, 400 games: about +40 (+7 to +74); in 15x15 caro +33 ± 20 over 1 000 games at
-    /// 100 ms, +5 ± 21 over 800 at 300 ms; exact five +37 ± 21 and +36 ± 23, renju +53 ± 22
-    /// and +50 ± 24 (1 000 games at 100 ms, 800 at 300 ms); 20x20 freestyle +31 ± 27 over 600
-    /// at 100 ms and +66 ± 27 over 600 at 300 ms.
+    /// the default; 0 = off). [`super::policy`] gives what it gained, rule by rule.
     pub policy: u8,
     /// Which empty cells are candidates (knob `star`): 0 = those with a stone in the 5x5 square
     /// around them (the default), 1 = those with a stone on a line through them within two
