@@ -17,10 +17,12 @@
 //! The same policy serves the other rules on 15x15, where self-play measured it to gain: caro
 //! +33 ± 20 over 1 000 games at 100 ms a move and +5 ± 21 over 800 at 300 ms (seventy-first
 //! session); exact five +37 ± 21 over 1 000 at 100 ms and +36 ± 23 over 800 at 300 ms; renju
-//! +53 ± 22 over 1 000 at 100 ms and +50 ± 24 over 800 at 300 ms (seventy-second session). It
-//! serves 20x20 freestyle too: two runs of the fifty-ninth session had been level there
-//! (+35 ± 45 and -60 ± 62), the seventy-second's scored +31 ± 27 over 600 games at 100 ms and
-//! +66 ± 27 over 600 at 300 ms. Renju's own policy (per colour, fitted to 657 games of Rapfi)
+//! +53 ± 22 over 1 000 at 100 ms and +50 ± 24 over 800 at 300 ms (seventy-second session); at
+//! 1 s a move, against the build before it, exact five +37 ± 45 over 200 and renju +10 ± 33
+//! over 400 (seventy-third session). It serves 20x20 freestyle too: two runs of the
+//! fifty-ninth session had been level there (+35 ± 45 and -60 ± 62), the seventy-second's
+//! scored +31 ± 27 over 600 games at 100 ms and +66 ± 27 over 600 at 300 ms, the
+//! seventy-fourth's +45 ± 33 over 400 at 1 s. Renju's own policy (per colour, fitted to 657 games of Rapfi)
 //! did not gain: -12 ± 45.
 
 use crate::board::pattern::{combo_multiset, COMBOS, COMBO_LEN};
