@@ -22,8 +22,8 @@
 //! over 400 (seventy-third session). It serves 20x20 freestyle too: two runs of the
 //! fifty-ninth session had been level there (+35 ± 45 and -60 ± 62), the seventy-second's
 //! scored +31 ± 27 over 600 games at 100 ms and +66 ± 27 over 600 at 300 ms, the
-//! seventy-fourth's +45 ± 33 over 400 at 1 s. Renju's own policy (per colour, fitted to 657 games of Rapfi)
-//! did not gain: -12 ± 45.
+//! seventy-fourth's +45 ± 33 over 400 at 1 s. Renju's own policy (per colour, fitted to 657
+//! games of Rapfi) did not gain: -12 ± 45.
 
 use crate::board::pattern::{combo_multiset, COMBOS, COMBO_LEN};
 use crate::types::Rule;
