@@ -162,35 +162,66 @@ fn one(
         started: None,
         ..limits.clone()
     };
-    // Half of the time for a look at every candidate, half for the finalists. Each search gets
-    // an equal part of what is left of its pass: a search that stops early (as most do, once
-    // their best move is stable) leaves more to the ones after it.
+    let best = closest(
+        engine,
+        &cands,
+        bias,
+        budget_ms,
+        stop,
+        |engine, &m, ms| value_of(engine, m, &inner, ms, stop),
+        // A short search misses long threat wins: a candidate after which the opponent has one
+        // is no finalist.
+        |engine, &m, until| {
+            let wins = opponent_wins(engine, m, until, stop);
+            if wins {
+                log::debug!("balance: {m} lets the opponent win by threats");
+            }
+            !wins
+        },
+    );
+    Some(best.map_or(first, |(k, _)| cands[k]))
+}
+
+/// The candidate of `cands` whose value is closest to `bias`, with its index and distance
+/// ([`distance`]), in about `budget_ms` of searches on `engine`: half of the time for a first
+/// look at every candidate, half for a second look at the [`FINALISTS`] closest of them. Before
+/// the second look the [`SCREENED`] closest are screened with `safe` (given the screen's
+/// deadline, five eighths of the budget), which drops those a short search cannot judge (unless
+/// it drops every one). `value(engine, c, ms)` searches candidate `c` for about `ms`; `None`
+/// skips it. Each search gets an equal part of what is left of its pass, so a search that stops
+/// early (as most do, once their best move is stable) leaves more to the ones after it. Ties go
+/// to the earlier candidate; `None` when no candidate could be valued.
+pub(crate) fn closest<C: std::fmt::Display>(
+    engine: &mut Engine,
+    cands: &[C],
+    bias: i32,
+    budget_ms: u64,
+    stop: &AtomicBool,
+    mut value: impl FnMut(&mut Engine, &C, u64) -> Option<Value>,
+    mut safe: impl FnMut(&mut Engine, &C, Instant) -> bool,
+) -> Option<(usize, i64)> {
     let start = Instant::now();
     let left_ms = |pass_end_ms: u64| pass_end_ms.saturating_sub(start.elapsed().as_millis() as u64);
     let mut scored: Vec<(i64, usize)> = Vec::new();
-    for (k, &m) in cands.iter().enumerate() {
+    for (k, c) in cands.iter().enumerate() {
         if stop.load(Ordering::Relaxed) {
             break;
         }
         let share = (left_ms(budget_ms / 2) / (cands.len() - k) as u64).max(1);
-        if let Some(v) = value_of(engine, m, &inner, share, stop) {
-            log::debug!("balance: {m} {v} (first look, {share} ms)");
+        if let Some(v) = value(engine, c, share) {
+            log::debug!("balance: {c} {v} (first look, {share} ms)");
             scored.push((distance(v, bias), k));
         }
     }
     scored.sort_unstable();
-    // A short search misses long threat wins: the closest candidates after which the opponent
-    // has one are dropped (unless every one of them falls).
     let screen_until = start + std::time::Duration::from_millis(budget_ms * 5 / 8);
     let mut finalists: Vec<(i64, usize)> = Vec::new();
     for &(d, k) in scored.iter().take(SCREENED) {
         if finalists.len() == FINALISTS || stop.load(Ordering::Relaxed) {
             break;
         }
-        if !opponent_wins(engine, cands[k], screen_until, stop) {
+        if safe(engine, &cands[k], screen_until) {
             finalists.push((d, k));
-        } else {
-            log::debug!("balance: {} lets the opponent win by threats", cands[k]);
         }
     }
     if finalists.is_empty() {
@@ -199,12 +230,12 @@ fn one(
         scored = finalists;
     }
     let mut best: Option<(i64, usize)> = None;
-    for (n, &(d0, k)) in scored.iter().enumerate() {
+    for (i, &(d0, k)) in scored.iter().enumerate() {
         let d = if stop.load(Ordering::Relaxed) {
             d0
         } else {
-            let share = (left_ms(budget_ms) / (scored.len() - n) as u64).max(1);
-            match value_of(engine, cands[k], &inner, share, stop) {
+            let share = (left_ms(budget_ms) / (scored.len() - i) as u64).max(1);
+            match value(engine, &cands[k], share) {
                 Some(v) => {
                     log::debug!("balance: {} {v} (second look, {share} ms)", cands[k]);
                     distance(v, bias)
@@ -216,7 +247,7 @@ fn one(
             best = Some((d, k));
         }
     }
-    Some(best.map_or(first, |(_, k)| cands[k]))
+    best.map(|(d, k)| (k, d))
 }
 
 /// The side to move's best move, then the opponent's balancing reply (see the module comment).

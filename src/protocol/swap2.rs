@@ -1,10 +1,12 @@
 //! Gomocup swap2 openings (`SWAP2BOARD`, protocol.md §2.5), decided with short engine searches.
 //!
-//! * Case 1 (empty board): propose three stones. Every shape in [`OPENINGS`] is searched briefly
-//!   and the one whose value is closest to even is chosen; ties go to the earlier shape, so the
+//! * Case 1 (empty board): propose three stones. Every opening of [`candidates`] (the centre,
+//!   a white stone next to it, black's second stone up to [`WIDE_RADIUS`] away) is searched
+//!   briefly, the closest to even again for longer, and the closest of those is chosen, as
+//!   balancing moves are ([`super::balance::closest`]); ties go to the earlier opening, so the
 //!   choice is deterministic for a deterministic search.
 //! * Cases 2 and 3 (three or five stones, white to move): search the position; if black is
-//!   clearly better ([`SWAP_MARGIN`]), answer `SWAP` (take black), otherwise play white's move.
+//!   better ([`SWAP_MARGIN`]), answer `SWAP` (take black), otherwise play white's move.
 //!   In case 2, when the position is about even ([`BALANCE_MARGIN`]), we add white's 4th and
 //!   black's 5th move and let the opponent choose a colour, if that position stays balanced.
 //!
@@ -16,13 +18,17 @@ use crate::pos::Pos;
 use crate::types::Value;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// How much better black must be (from white's point of view, `value <= -SWAP_MARGIN`) before we
-/// take black, in the engine's centi-stone units.
-pub const SWAP_MARGIN: Value = Value(150);
+/// How much better black must be (from white's point of view, `value < -SWAP_MARGIN`) before we
+/// take black, in the engine's centi-stone units: 0, the colour the search finds better. (It
+/// was 150, "clearly better". In self-play swap2 games of exact five, an opening that short
+/// searches valued near -150 for white was swapped in 34 games (black won 21, drew 8, lost 5)
+/// and played as white in 24 (white won 5, drew 4, lost 15): docs/measurements.md,
+/// seventy-fifth session.)
+pub const SWAP_MARGIN: Value = Value(0);
 
 /// In case 2, when the position after white's 4th move is this close to even (both ways), we also
 /// add black's 5th move and leave the colour choice to the opponent, provided the 5-stone position
-/// stays within [`SWAP_MARGIN`].
+/// stays this close to even.
 pub const BALANCE_MARGIN: Value = Value(60);
 
 /// Candidate openings as centre offsets of moves 2 (white) and 3 (black); move 1 is the centre.
@@ -47,23 +53,58 @@ pub enum Answer {
     Stones(Vec<Pos>),
 }
 
-/// The candidate openings that fit a `width` x `height` board (all do from 5x5 up), stones in
-/// move order.
+/// How far from the centre (in rows and columns) black's second stone may go in a proposed
+/// opening.
+pub const WIDE_RADIUS: i8 = 4;
+
+/// Three opening stones in move order (black, white, black), named in logs as `x,y x,y x,y`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Opening(pub Vec<Pos>);
+
+impl std::fmt::Display for Opening {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let cells: Vec<String> = self.0.iter().map(Pos::to_string).collect();
+        f.write_str(&cells.join(" "))
+    }
+}
+
+/// The openings a proposal chooses from on a `width` x `height` board (case 1), stones in move
+/// order: first the shapes of [`OPENINGS`] that fit, then, for each of their two white stones
+/// (straight and diagonal), black's second stone on every other free cell up to
+/// [`WIDE_RADIUS`] from the centre, one of each pair of mirror images. Compact shapes favour
+/// black clearly (a short search gives white -2 to -3 stones on 15x15 exact five); a black stone
+/// further away helps black less, so the closest to even is usually among the wide ones.
 pub fn candidates(width: usize, height: usize) -> Vec<Vec<Pos>> {
     let (cx, cy) = ((width / 2) as i64, (height / 2) as i64);
-    OPENINGS
-        .iter()
-        .filter_map(|shape| {
-            let mut stones = vec![Pos::try_new(cx, cy)?];
-            for &(dx, dy) in shape {
-                let (x, y) = (cx + dx as i64, cy + dy as i64);
-                if x < 0 || y < 0 || x >= width as i64 || y >= height as i64 {
-                    return None;
+    let at = |(dx, dy): (i8, i8)| {
+        let (x, y) = (cx + dx as i64, cy + dy as i64);
+        let inside = x >= 0 && y >= 0 && x < width as i64 && y < height as i64;
+        inside.then(|| Pos::try_new(x, y)).flatten()
+    };
+    // Mirror images keep the centre and the white stone: across the column for a straight white
+    // stone (0, -1), across the anti-diagonal for a diagonal one (1, -1).
+    let canonical = |white: (i8, i8), (dx, dy): (i8, i8)| {
+        if white.0 == 0 {
+            (white, (dx.abs(), dy))
+        } else {
+            (white, (dx, dy).min((-dy, -dx)))
+        }
+    };
+    let mut shapes: Vec<[(i8, i8); 2]> = OPENINGS.to_vec();
+    for white in [(0, -1), (1, -1)] {
+        for dy in -WIDE_RADIUS..=WIDE_RADIUS {
+            for dx in -WIDE_RADIUS..=WIDE_RADIUS {
+                if (dx, dy) != (0, 0) && (dx, dy) != white {
+                    shapes.push([white, (dx, dy)]);
                 }
-                stones.push(Pos::try_new(x, y)?);
             }
-            Some(stones)
-        })
+        }
+    }
+    let mut seen = std::collections::HashSet::new();
+    shapes
+        .into_iter()
+        .filter(|&[white, black]| seen.insert(canonical(white, black)))
+        .filter_map(|[white, black]| Some(vec![at((0, 0))?, at(white)?, at(black)?]))
         .collect()
 }
 
@@ -109,7 +150,9 @@ fn restore(engine: &mut Engine, w: usize, h: usize, moves: &[Pos]) {
     }
 }
 
-/// Case 1: the candidate whose value (for white, to move) is closest to zero.
+/// Case 1: the candidate whose value (for white, to move) is closest to zero, chosen as
+/// balancing moves are ([`super::balance::closest`]: a short look at every candidate, a longer
+/// one at the closest few).
 fn propose(
     engine: &mut Engine,
     w: usize,
@@ -118,31 +161,30 @@ fn propose(
     budget_ms: u64,
     stop: &AtomicBool,
 ) -> Answer {
-    let all = candidates(w, h);
-    let share_ms = (budget_ms / all.len().max(1) as u64).max(1);
-    let mut best: Option<(i32, usize)> = None;
-    for (i, stones) in all.iter().enumerate() {
-        if stop.load(Ordering::Relaxed) {
-            break;
-        }
-        if !set_up(engine, w, h, stones) {
-            continue;
-        }
-        let r = engine.think(&short_limits(limits, share_ms), stop, &mut |_| {});
-        let imbalance = r.value.0.saturating_abs();
-        log::debug!(
-            "swap2 candidate {i} {stones:?}: value {} for white",
-            r.value
-        );
-        if best.is_none_or(|(b, _)| imbalance < b) {
-            best = Some((imbalance, i));
-        }
-    }
-    let pick = best.map_or(0, |(_, i)| i);
-    Answer::Stones(all.get(pick).cloned().unwrap_or_default())
+    let all: Vec<Opening> = candidates(w, h).into_iter().map(Opening).collect();
+    let best = super::balance::closest(
+        engine,
+        &all,
+        0,
+        budget_ms,
+        stop,
+        |engine, opening, ms| {
+            set_up(engine, w, h, &opening.0).then(|| {
+                engine
+                    .think(&short_limits(limits, ms), stop, &mut |_| {})
+                    .value
+            })
+        },
+        // Two black stones hold no threat: a short search judges these positions.
+        |_, _, _| true,
+    );
+    let pick = best.map_or(0, |(i, _)| i);
+    Answer::Stones(all.get(pick).map(|o| o.0.clone()).unwrap_or_default())
 }
 
-/// Cases 2 and 3: swap when black is clearly better, otherwise play white's best move.
+/// Cases 2 and 3: the colour the search finds better (`SWAP`, black, when white to move is
+/// worse; else white's best move), or in case 2, when the position is about even, white's 4th
+/// and black's 5th move if they leave it about even too.
 fn respond(
     engine: &mut Engine,
     w: usize,
@@ -166,36 +208,42 @@ fn respond(
         stones.len(),
         r.value
     );
-    let w4 = match r.best {
-        Some(p) if r.value > -SWAP_MARGIN => p,
-        _ => return Answer::Swap,
+    let Some(w4) = r.best else {
+        return Answer::Swap;
+    };
+    let choose = || {
+        if r.value < -SWAP_MARGIN {
+            Answer::Swap
+        } else {
+            Answer::Stones(vec![w4])
+        }
     };
     if stones.len() != 3
         || r.value.0.saturating_abs() > BALANCE_MARGIN.0
         || stop.load(Ordering::Relaxed)
     {
-        return Answer::Stones(vec![w4]);
+        return choose();
     }
     // Roughly even: try to add black's 5th move so that the opponent has to choose a colour.
     let quarter_ms = (budget_ms / 4).max(1);
     if engine.play(w4).is_err() {
-        return Answer::Stones(vec![w4]);
+        return choose();
     }
     let b = engine.think(&short_limits(limits, quarter_ms), stop, &mut |_| {});
     let Some(b5) = b.best.filter(|_| !stop.load(Ordering::Relaxed)) else {
-        return Answer::Stones(vec![w4]);
+        return choose();
     };
     if engine.play(b5).is_err() || engine.game().is_over() {
-        return Answer::Stones(vec![w4]);
+        return choose();
     }
     let v = engine
         .think(&short_limits(limits, quarter_ms), stop, &mut |_| {})
         .value;
     log::debug!("swap2 case 2: {w4} {b5} leaves {v} for white");
-    if v.0.saturating_abs() < SWAP_MARGIN.0 && !stop.load(Ordering::Relaxed) {
+    if v.0.saturating_abs() <= BALANCE_MARGIN.0 && !stop.load(Ordering::Relaxed) {
         Answer::Stones(vec![w4, b5])
     } else {
-        Answer::Stones(vec![w4])
+        choose()
     }
 }
 
@@ -204,20 +252,82 @@ mod tests {
     use super::*;
     use crate::types::Rule;
 
+    /// The mirror images of a candidate that keep the centre and its white stone, as offsets
+    /// from the centre.
+    fn images(stones: &[Pos], c: (i64, i64)) -> Vec<Vec<(i64, i64)>> {
+        let off: Vec<(i64, i64)> = stones
+            .iter()
+            .map(|p| (p.x as i64 - c.0, p.y as i64 - c.1))
+            .collect();
+        type Offset = (i64, i64);
+        let flips: [fn(Offset) -> Offset; 4] = [
+            |(x, y)| (x, y),
+            |(x, y)| (-x, y),
+            |(x, y)| (-y, -x),
+            |(x, y)| (y, x),
+        ];
+        flips
+            .iter()
+            .map(|f| off.iter().map(|&o| f(o)).collect::<Vec<_>>())
+            .filter(|img| img[1] == off[1])
+            .collect()
+    }
+
     #[test]
     fn candidates_fit_every_board_and_are_distinct() {
-        for side in [5usize, 6, 15, 20, 64] {
+        for side in [5usize, 6, 9, 15, 20, 64] {
             let all = candidates(side, side);
-            assert_eq!(all.len(), OPENINGS.len(), "side {side}");
+            let c = ((side / 2) as i64, (side / 2) as i64);
+            let mut seen = std::collections::HashSet::new();
             for stones in &all {
                 let g = crate::board::Game::from_moves(side, side, Rule::Freestyle, stones);
                 assert!(g.is_ok(), "{stones:?} on {side}");
+                assert_eq!(stones[0], Pos::new(c.0 as u8, c.1 as u8));
+                for img in images(stones, c) {
+                    assert!(!seen.contains(&img), "{stones:?} mirrors another on {side}");
+                }
+                seen.insert(images(stones, c)[0].clone());
+            }
+            if side > 2 * WIDE_RADIUS as usize {
+                // Per white stone, 79 cells for black's: 7 on the mirror line and 36 pairs.
+                assert_eq!(all.len(), 2 * (7 + 36), "side {side}");
             }
         }
-        assert_eq!(
-            candidates(15, 15)[0],
-            vec![Pos::new(7, 7), Pos::new(7, 6), Pos::new(8, 8)]
+        let all = candidates(15, 15);
+        assert_eq!(all[0], vec![Pos::new(7, 7), Pos::new(7, 6), Pos::new(8, 8)]);
+        assert!(all.contains(&vec![Pos::new(7, 7), Pos::new(8, 6), Pos::new(3, 11)]));
+    }
+
+    #[test]
+    fn the_proposal_is_closer_to_even_than_the_compact_shapes() {
+        // Node-limited searches, so the values do not depend on the machine's speed.
+        let limits = Limits {
+            max_nodes: Some(4_000),
+            ..Limits::default()
+        };
+        let stop = AtomicBool::new(false);
+        let value = |stones: &[Pos]| {
+            let mut e = Engine::new();
+            assert!(set_up(&mut e, 15, 15, stones));
+            e.think(&limits, &stop, &mut |_| {}).value.0
+        };
+        let mut e = Engine::new();
+        e.new_game(15, 15).unwrap();
+        let Answer::Stones(s) = decide(&mut e, &[], &limits, 600_000, &stop) else {
+            panic!("case 1 answers with stones")
+        };
+        assert_eq!(s.len(), 3);
+        assert!(e.game().moves().is_empty(), "the game is put back");
+        let proposed = value(&s).abs();
+        let compact: Vec<i32> = candidates(15, 15)[..OPENINGS.len()]
+            .iter()
+            .map(|c| value(c))
+            .collect();
+        assert!(
+            compact.iter().all(|v| v.abs() > proposed),
+            "{s:?} ({proposed}) against the compact shapes' {compact:?}"
         );
+        assert!(proposed <= BALANCE_MARGIN.0, "{s:?}: {proposed}");
     }
 
     #[test]
