@@ -179,18 +179,18 @@ fn one(
             !wins
         },
     );
-    Some(best.map_or(first, |(k, _)| cands[k]))
+    Some(best.map_or(first, |k| cands[k]))
 }
 
-/// The candidate of `cands` whose value is closest to `bias`, with its index and distance
-/// ([`distance`]), in about `budget_ms` of searches on `engine`: half of the time for a first
-/// look at every candidate, half for a second look at the [`FINALISTS`] closest of them. Before
-/// the second look the [`SCREENED`] closest are screened with `safe` (given the screen's
-/// deadline, five eighths of the budget), which drops those a short search cannot judge (unless
-/// it drops every one). `value(engine, c, ms)` searches candidate `c` for about `ms`; `None`
-/// skips it. Each search gets an equal part of what is left of its pass, so a search that stops
-/// early (as most do, once their best move is stable) leaves more to the ones after it. Ties go
-/// to the earlier candidate; `None` when no candidate could be valued.
+/// The index of the candidate of `cands` whose value is closest to `bias` ([`distance`]), in
+/// about `budget_ms` of searches on `engine`: half of the time for a first look at every
+/// candidate, half for a second look at the [`FINALISTS`] closest of them. Before the second
+/// look the [`SCREENED`] closest are screened with `safe` (given the screen's deadline, five
+/// eighths of the budget), which drops those a short search cannot judge (unless it drops every
+/// one). `value(engine, c, ms)` searches candidate `c` for about `ms`; `None` skips it. Each
+/// search gets an equal part of what is left of its pass, so a search that stops early (as most
+/// do, once their best move is stable) leaves more to the ones after it. Ties go to the earlier
+/// candidate; `None` when no candidate could be valued.
 pub(crate) fn closest<C: std::fmt::Display>(
     engine: &mut Engine,
     cands: &[C],
@@ -199,7 +199,7 @@ pub(crate) fn closest<C: std::fmt::Display>(
     stop: &AtomicBool,
     mut value: impl FnMut(&mut Engine, &C, u64) -> Option<Value>,
     mut safe: impl FnMut(&mut Engine, &C, Instant) -> bool,
-) -> Option<(usize, i64)> {
+) -> Option<usize> {
     let start = Instant::now();
     let left_ms = |pass_end_ms: u64| pass_end_ms.saturating_sub(start.elapsed().as_millis() as u64);
     let mut scored: Vec<(i64, usize)> = Vec::new();
@@ -247,7 +247,7 @@ pub(crate) fn closest<C: std::fmt::Display>(
             best = Some((d, k));
         }
     }
-    best.map(|(d, k)| (k, d))
+    best.map(|(_, k)| k)
 }
 
 /// The side to move's best move, then the opponent's balancing reply (see the module comment).

@@ -56,15 +56,18 @@ fn clean(text: &str) -> String {
     out
 }
 
+/// Writes stones as a protocol line does: `x,y x,y ...`.
+pub(crate) fn write_stones(f: &mut fmt::Formatter<'_>, stones: &[Pos]) -> fmt::Result {
+    let parts: Vec<String> = stones.iter().map(Pos::to_string).collect();
+    f.write_str(&parts.join(" "))
+}
+
 impl fmt::Display for Response {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Response::Ok => f.write_str("OK"),
             Response::Move(p) => write!(f, "{p}"),
-            Response::Stones(ps) => {
-                let parts: Vec<String> = ps.iter().map(Pos::to_string).collect();
-                f.write_str(&parts.join(" "))
-            }
+            Response::Stones(ps) => write_stones(f, ps),
             Response::Swap => f.write_str("SWAP"),
             Response::About => write!(
                 f,

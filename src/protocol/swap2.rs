@@ -63,8 +63,7 @@ pub struct Opening(pub Vec<Pos>);
 
 impl std::fmt::Display for Opening {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let cells: Vec<String> = self.0.iter().map(Pos::to_string).collect();
-        f.write_str(&cells.join(" "))
+        super::output::write_stones(f, &self.0)
     }
 }
 
@@ -178,7 +177,7 @@ fn propose(
         // Two black stones hold no threat: a short search judges these positions.
         |_, _, _| true,
     );
-    let pick = best.map_or(0, |(i, _)| i);
+    let pick = best.unwrap_or(0);
     Answer::Stones(all.get(pick).map(|o| o.0.clone()).unwrap_or_default())
 }
 
