@@ -27,11 +27,15 @@ pub const MULTI_SEARCH_UNLIMITED_BUDGET_MS: u64 = 5_000;
 
 /// The thinking time of a decision made of several searches (swap2, balancing moves) under the
 /// backstop limit `limit_ms`: three answer margins and a quarter of the rest are kept back for
-/// the searches' overruns.
-fn multi_search_budget_ms(limit_ms: Option<u64>) -> u64 {
+/// the searches' overruns. Under a match clock it is also at most `move_target_ms`, the target
+/// time of one move ([`crate::search::time::budget`]): the backstop allows half of the clock
+/// left, which a decision made before the first move would otherwise spend whenever the turn
+/// limit is as long as the game (Gomocup's swap2 league has a game clock and no move limit).
+fn multi_search_budget_ms(limit_ms: Option<u64>, move_target_ms: u64) -> u64 {
     limit_ms
         .map(|l| l.saturating_sub(timing::answer_margin_ms(l) * 3) * 3 / 4)
         .unwrap_or(MULTI_SEARCH_UNLIMITED_BUDGET_MS)
+        .min(move_target_ms)
 }
 
 /// Values from INFO lines, kept across games (managers send some keys only once).
@@ -272,6 +276,12 @@ impl Session {
             self.settings.timeout_match_ms,
             self.used_ms,
         )
+    }
+
+    /// The target time of one move with `empty_cells` empty cells under the current limits (the
+    /// search's own budget; unlimited when nothing limits the move).
+    fn move_target_ms(&self, empty_cells: usize) -> u64 {
+        crate::search::time::budget(&self.limits(), empty_cells).soft_ms
     }
 
     /// Applies an INFO line. Never produces output; problems become notes.
@@ -665,7 +675,7 @@ impl Session {
             Err(e) => return err(format!("SWAP2BOARD rejected: {e}")),
         };
         let (fallback, fallback_moves) = if stones.is_empty() {
-            let first = swap2::candidates(w, h)
+            let first = swap2::candidates_for(rule, w, h)
                 .into_iter()
                 .next()
                 .unwrap_or_default();
@@ -677,7 +687,7 @@ impl Session {
             }
         };
         let limit = self.move_limit_ms();
-        let budget_ms = multi_search_budget_ms(limit);
+        let budget_ms = multi_search_budget_ms(limit, self.move_target_ms(w * h - stones.len()));
         self.job(
             JobKind::Swap2 { stones, budget_ms },
             at,
@@ -751,7 +761,11 @@ impl Session {
             }
         }
         let limit = self.move_limit_ms();
-        let budget_ms = multi_search_budget_ms(limit);
+        let empty = {
+            let b = self.game().board();
+            b.width() * b.height() - b.stone_count()
+        };
+        let budget_ms = multi_search_budget_ms(limit, self.move_target_ms(empty));
         let answer = balance_answer(two, &fallback);
         self.job(
             JobKind::Balance {
@@ -1387,6 +1401,53 @@ mod tests {
         );
         // The game itself is untouched by SWAP2BOARD.
         assert!(s.game().moves().is_empty());
+    }
+
+    /// The thinking time `line`'s decision job gets (swap2 or balancing); the job is then run
+    /// and answered as usual.
+    fn decision_budget(s: &mut Session, line: &str) -> u64 {
+        let Step::Search(job, mut engine) = s.handle(parse(line), Instant::now()) else {
+            panic!("{line}: no search");
+        };
+        let budget = match job.kind {
+            JobKind::Swap2 { budget_ms, .. } | JobKind::Balance { budget_ms, .. } => budget_ms,
+            _ => panic!("{line}: not a decision"),
+        };
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let outcome =
+            super::super::engine_search(&mut engine, &job.kind, &job.limits, &stop, &mut |_| {});
+        s.finish(&job, engine, outcome);
+        budget
+    }
+
+    #[test]
+    fn decisions_take_one_move_s_share_of_a_match_clock() {
+        let mut s = started();
+        run(&mut s, "INFO max_node 2000");
+        // A turn limit alone: three quarters of it once the margins are off (200 - 3 * 15).
+        assert_eq!(decision_budget(&mut s, "SWAP2BOARD DONE"), 116);
+        // A 100 s game clock with a turn limit as long: what one move may take (the clock,
+        // less two overheads, over 20 moves), not three quarters of half the clock.
+        for info in [
+            "timeout_turn 100000",
+            "timeout_match 100000",
+            "time_left 100000",
+        ] {
+            run(&mut s, &format!("INFO {info}"));
+        }
+        let target = (100_000 - 2 * crate::search::time::MOVE_OVERHEAD_MS) / 20;
+        assert_eq!(decision_budget(&mut s, "SWAP2BOARD DONE"), target);
+        assert_eq!(
+            decision_budget(&mut s, "SWAP2BOARD 7,7 8,7 9,9 DONE"),
+            target
+        );
+        run(&mut s, "YXBOARD 7,7,2 8,8,1 7,8,2 DONE");
+        assert_eq!(decision_budget(&mut s, "YXBALANCEONE"), target);
+        // No match clock: the turn limit decides again.
+        run(&mut s, "INFO timeout_match 0");
+        run(&mut s, "INFO time_left 2147483647");
+        let turn = (100_000 - 3 * timing::answer_margin_ms(100_000)) * 3 / 4;
+        assert_eq!(decision_budget(&mut s, "SWAP2BOARD DONE"), turn);
     }
 
     #[test]

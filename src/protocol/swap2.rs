@@ -2,11 +2,13 @@
 //!
 //! * Case 1 (empty board): propose three stones. Every opening of [`candidates`] (the centre,
 //!   a white stone next to it, black's second stone up to [`WIDE_RADIUS`] away) is searched
-//!   briefly, the closest to even again for longer, and the closest of those is chosen, as
+//!   briefly, the closest to even ([`even_point`]: in renju, black somewhat ahead by the
+//!   search) again for longer, and the closest of those is chosen, as
 //!   balancing moves are ([`super::balance::closest`]); ties go to the earlier opening, so the
 //!   choice is deterministic for a deterministic search.
 //! * Cases 2 and 3 (three or five stones, white to move): search the position; if black is
-//!   better ([`SWAP_MARGIN`]), answer `SWAP` (take black), otherwise play white's move.
+//!   better than even ([`even_point`], [`SWAP_MARGIN`]), answer `SWAP` (take black), otherwise
+//!   play white's move.
 //!   In case 2, when the position is about even ([`BALANCE_MARGIN`]), we add white's 4th and
 //!   black's 5th move and let the opponent choose a colour, if that position stays balanced.
 //!
@@ -15,7 +17,7 @@
 
 use crate::engine::{Engine, Limits};
 use crate::pos::Pos;
-use crate::types::Value;
+use crate::types::{Rule, Value};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// How much better black must be (from white's point of view, `value < -SWAP_MARGIN`) before we
@@ -25,6 +27,22 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// and played as white in 24 (white won 5, drew 4, lost 15): docs/measurements.md,
 /// seventy-fifth session.)
 pub const SWAP_MARGIN: Value = Value(0);
+
+/// How far ahead, in the engine's units, black's short searches find black in swap2 positions
+/// that are even in play: white's value (white is to move in every swap2 decision) is judged
+/// against `-even_point(rule)`, not 0. Renju: 75. Black's restrictions are worth more to white
+/// in play than the evaluation sees; Rensa's 40 renju openings balanced by games (black scores
+/// 53.9 % with them in self-play) are valued +68 to +80 for black on average by searches of
+/// 3 000 to 100 000 nodes. Swap2 proposals of 3-stone openings near 0 instead were played as
+/// white by the opponent and lost 52 games of 63. The freestyle and exact-five sets average
+/// -16 to +34, within the search's spread, and those rules keep 0 (docs/measurements.md,
+/// seventy-sixth session).
+pub fn even_point(rule: Rule) -> i32 {
+    match rule {
+        Rule::Renju => 75,
+        _ => 0,
+    }
+}
 
 /// In case 2, when the position after white's 4th move is this close to even (both ways), we also
 /// add black's 5th move and leave the colour choice to the opponent, provided the 5-stone position
@@ -149,9 +167,31 @@ fn restore(engine: &mut Engine, w: usize, h: usize, moves: &[Pos]) {
     }
 }
 
-/// Case 1: the candidate whose value (for white, to move) is closest to zero, chosen as
-/// balancing moves are ([`super::balance::closest`]: a short look at every candidate, a longer
-/// one at the closest few).
+/// The openings a proposal under `rule` chooses from (case 1): in renju the three-stone openings
+/// of Rensa's renju opening set that fit the board (`openings/renju.txt`: compact, one per
+/// symmetry class, each balanced by 32 to 66 self-play games), else, and when none fits,
+/// [`candidates`]. The search's values of renju openings depend on their shape as much as on
+/// their balance: wide ones that it values as even (or black ahead by [`even_point`]) were
+/// played as white and won by white in most games (docs/measurements.md, seventy-sixth
+/// session).
+pub fn candidates_for(rule: Rule, width: usize, height: usize) -> Vec<Vec<Pos>> {
+    if rule == Rule::Renju {
+        let balanced: Vec<Vec<Pos>> =
+            crate::referee::openings::builtin_openings(rule, width, height)
+                .into_iter()
+                .map(|o| o.moves)
+                .filter(|m| m.len() == 3)
+                .collect();
+        if !balanced.is_empty() {
+            return balanced;
+        }
+    }
+    candidates(width, height)
+}
+
+/// Case 1: the candidate of [`candidates_for`] whose value (for white, to move) is closest to
+/// even ([`even_point`]), chosen as balancing moves are ([`super::balance::closest`]: a short
+/// look at every candidate, a longer one at the closest few).
 fn propose(
     engine: &mut Engine,
     w: usize,
@@ -160,11 +200,16 @@ fn propose(
     budget_ms: u64,
     stop: &AtomicBool,
 ) -> Answer {
-    let all: Vec<Opening> = candidates(w, h).into_iter().map(Opening).collect();
+    let rule = engine.game().rule();
+    let all: Vec<Opening> = candidates_for(rule, w, h)
+        .into_iter()
+        .map(Opening)
+        .collect();
+    let even = -even_point(rule);
     let best = super::balance::closest(
         engine,
         &all,
-        0,
+        even,
         budget_ms,
         stop,
         |engine, opening, ms| {
@@ -210,17 +255,17 @@ fn respond(
     let Some(w4) = r.best else {
         return Answer::Swap;
     };
+    // White's value where the position is even in play (see [`even_point`]).
+    let even = -even_point(engine.game().rule());
+    let off_even = |v: Value| v.0.saturating_sub(even).saturating_abs();
     let choose = || {
-        if r.value < -SWAP_MARGIN {
+        if r.value.0 < even - SWAP_MARGIN.0 {
             Answer::Swap
         } else {
             Answer::Stones(vec![w4])
         }
     };
-    if stones.len() != 3
-        || r.value.0.saturating_abs() > BALANCE_MARGIN.0
-        || stop.load(Ordering::Relaxed)
-    {
+    if stones.len() != 3 || off_even(r.value) > BALANCE_MARGIN.0 || stop.load(Ordering::Relaxed) {
         return choose();
     }
     // Roughly even: try to add black's 5th move so that the opponent has to choose a colour.
@@ -239,7 +284,7 @@ fn respond(
         .think(&short_limits(limits, quarter_ms), stop, &mut |_| {})
         .value;
     log::debug!("swap2 case 2: {w4} {b5} leaves {v} for white");
-    if v.0.saturating_abs() <= BALANCE_MARGIN.0 && !stop.load(Ordering::Relaxed) {
+    if off_even(v) <= BALANCE_MARGIN.0 && !stop.load(Ordering::Relaxed) {
         Answer::Stones(vec![w4, b5])
     } else {
         choose()
@@ -249,7 +294,6 @@ fn respond(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::types::Rule;
 
     /// The mirror images of a candidate that keep the centre and its white stone, as offsets
     /// from the centre.
@@ -295,6 +339,26 @@ mod tests {
         let all = candidates(15, 15);
         assert_eq!(all[0], vec![Pos::new(7, 7), Pos::new(7, 6), Pos::new(8, 8)]);
         assert!(all.contains(&vec![Pos::new(7, 7), Pos::new(8, 6), Pos::new(3, 11)]));
+    }
+
+    #[test]
+    fn renju_proposals_come_from_the_balanced_openings() {
+        let renju = candidates_for(Rule::Renju, 15, 15);
+        assert!(renju.len() >= 10, "{renju:?}");
+        assert!(renju.iter().all(|c| c.len() == 3));
+        assert_eq!(candidates_for(Rule::Freestyle, 15, 15), candidates(15, 15));
+        assert_eq!(candidates_for(Rule::Exact, 20, 20), candidates(20, 20));
+        // Every board gets legal three-stone openings (the set's that fit, else the general
+        // list).
+        for (w, h) in [(5, 5), (6, 9), (30, 5), (15, 15), (20, 20), (64, 64)] {
+            let all = candidates_for(Rule::Renju, w, h);
+            assert!(!all.is_empty(), "{w}x{h}");
+            for stones in &all {
+                assert_eq!(stones.len(), 3);
+                let g = crate::board::Game::from_moves(w, h, Rule::Renju, stones);
+                assert!(g.is_ok_and(|g| !g.is_over()), "{w}x{h}: {stones:?}");
+            }
+        }
     }
 
     #[test]
