@@ -1,11 +1,11 @@
 //! Gomocup swap2 openings (`SWAP2BOARD`, protocol.md §2.5), decided with short engine searches.
 //!
-//! * Case 1 (empty board): propose three stones. Every opening of [`candidates`] (the centre,
-//!   a white stone next to it, black's second stone up to [`WIDE_RADIUS`] away) is searched
-//!   briefly, the closest to even ([`even_point`]: in renju, black somewhat ahead by the
-//!   search) again for longer, and the closest of those is chosen, as
-//!   balancing moves are ([`super::balance::closest`]); ties go to the earlier opening, so the
-//!   choice is deterministic for a deterministic search.
+//! * Case 1 (empty board): propose three stones. Every opening of [`candidates_for`] (the
+//!   centre, a white stone next to it, black's second stone up to [`WIDE_RADIUS`] away; in
+//!   renju the three-stone openings of the balanced renju set) is searched briefly, the closest
+//!   to even ([`even_point`]: in renju, black somewhat ahead by the search) again for longer,
+//!   and the closest of those is chosen, as balancing moves are ([`super::balance::closest`]);
+//!   ties go to the earlier opening, so the choice is deterministic for a deterministic search.
 //! * Cases 2 and 3 (three or five stones, white to move): search the position; if black is
 //!   better than even ([`even_point`], [`SWAP_MARGIN`]), answer `SWAP` (take black), otherwise
 //!   play white's move.
