@@ -701,8 +701,7 @@ impl Engine {
     }
 
     fn empty_cells(&self) -> usize {
-        let b = self.game.board();
-        b.width() * b.height() - b.stone_count()
+        self.game.board().empty_count()
     }
 }
 

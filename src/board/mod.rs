@@ -93,6 +93,11 @@ impl Board {
         self.stones
     }
 
+    /// Number of empty cells.
+    pub fn empty_count(&self) -> usize {
+        self.width * self.height - self.stones
+    }
+
     pub fn is_full(&self) -> bool {
         self.stones == self.width * self.height
     }

@@ -687,7 +687,8 @@ impl Session {
             }
         };
         let limit = self.move_limit_ms();
-        let budget_ms = multi_search_budget_ms(limit, self.move_target_ms(w * h - stones.len()));
+        let budget_ms =
+            multi_search_budget_ms(limit, self.move_target_ms(game.board().empty_count()));
         self.job(
             JobKind::Swap2 { stones, budget_ms },
             at,
@@ -761,10 +762,7 @@ impl Session {
             }
         }
         let limit = self.move_limit_ms();
-        let empty = {
-            let b = self.game().board();
-            b.width() * b.height() - b.stone_count()
-        };
+        let empty = self.game().board().empty_count();
         let budget_ms = multi_search_budget_ms(limit, self.move_target_ms(empty));
         let answer = balance_answer(two, &fallback);
         self.job(
