@@ -45,8 +45,8 @@
 
 use rensa::board::Game;
 use rensa::engine::{Engine, Limits};
+use rensa::openings::{canonical_key, check_playable};
 use rensa::pos::{to_algebraic, to_offset_line, Pos};
-use rensa::referee::openings::{canonical_key, check_playable};
 use rensa::types::{Color, Rule};
 use std::collections::HashSet;
 use std::fmt::Write as _;

@@ -19,8 +19,8 @@
 //! games (default 10) whose black score is closest to 50 % (ties: more games first, then file
 //! order), each line commented with its pos form, its games and black's score.
 
+use rensa::openings::{builtin_text, canonical_key, parse_openings};
 use rensa::pos::{to_algebraic, to_offset_line, Pos};
-use rensa::referee::openings::{builtin_text, canonical_key, parse_openings};
 use rensa::referee::records::read_records;
 use rensa::types::{Color, Rule};
 use std::collections::HashMap;

@@ -6,8 +6,8 @@
 //! `cargo run --release --example opening_values -- [NODES [list]]` (default 30 000 nodes;
 //! `list` also prints every swap2 candidate's value).
 use rensa::engine::{Engine, Limits};
+use rensa::openings::builtin_openings;
 use rensa::protocol::swap2;
-use rensa::referee::openings::builtin_openings;
 use rensa::{Color, Pos, Rule};
 use std::sync::atomic::AtomicBool;
 

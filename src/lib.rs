@@ -8,6 +8,7 @@ pub mod bench;
 pub mod board;
 pub mod engine;
 pub mod eval;
+pub mod openings;
 pub mod pos;
 pub mod protocol;
 pub mod referee;

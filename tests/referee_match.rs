@@ -2,8 +2,8 @@
 //! nobody faults, and the records (returned and streamed to disk) agree with the rules oracle.
 
 use rensa::board::Game;
+use rensa::openings;
 use rensa::referee::game::{EngineConfig, GameSettings, TimeControl};
-use rensa::referee::openings;
 use rensa::referee::process::EngineCommand;
 use rensa::referee::record::EndReason;
 use rensa::referee::records;

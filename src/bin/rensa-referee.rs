@@ -9,9 +9,9 @@
 use anyhow::{anyhow, bail, Context};
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use rensa::board::Game;
+use rensa::openings;
 use rensa::pos::{parse_algebraic, Pos};
 use rensa::referee::game::{parse_move_line, probe_name, EngineConfig, GameSettings, TimeControl};
-use rensa::referee::openings;
 use rensa::referee::process::{EngineCommand, EngineProcess};
 use rensa::referee::record::GameRecord;
 use rensa::referee::runner::{self, RunConfig, Tournament};

@@ -176,12 +176,11 @@ fn restore(engine: &mut Engine, w: usize, h: usize, moves: &[Pos]) {
 /// session).
 pub fn candidates_for(rule: Rule, width: usize, height: usize) -> Vec<Vec<Pos>> {
     if rule == Rule::Renju {
-        let balanced: Vec<Vec<Pos>> =
-            crate::referee::openings::builtin_openings(rule, width, height)
-                .into_iter()
-                .map(|o| o.moves)
-                .filter(|m| m.len() == 3)
-                .collect();
+        let balanced: Vec<Vec<Pos>> = crate::openings::builtin_openings(rule, width, height)
+            .into_iter()
+            .map(|o| o.moves)
+            .filter(|m| m.len() == 3)
+            .collect();
         if !balanced.is_empty() {
             return balanced;
         }

@@ -1,9 +1,8 @@
-//! The match referee: engine processes, the game loop and adjudication, openings, tournaments,
-//! statistics and records. Judges with [`crate::board::rules`] only, never with the engine's
-//! search.
+//! The match referee: engine processes, the game loop and adjudication, tournaments, statistics
+//! and records (the opening books are [`crate::openings`]). Judges with [`crate::board::rules`]
+//! only, never with the engine's search.
 
 pub mod game;
-pub mod openings;
 pub mod process;
 pub mod record;
 pub mod records;

@@ -9,10 +9,10 @@
 use super::game::{
     play_game, sanitize, EngineConfig, EngineSession, GameAbort, GameLog, GameSettings, GameSpec,
 };
-use super::openings;
 use super::process;
 use super::record::GameRecord;
 use super::{records, sgf, stats};
+use crate::openings;
 use crate::pos::Pos;
 use crate::types::Color;
 use rand::rngs::StdRng;

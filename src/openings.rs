@@ -1,7 +1,9 @@
 //! Opening books: the file formats, the shipped balanced sets and the eight board symmetries.
 //!
-//! Pure functions only. An opening is a list of stones in move order (black first); the referee
-//! places them before the engines move and plays each opening twice with colours exchanged.
+//! Pure functions only. An opening is a list of stones in move order (black first). The referee
+//! places them before the engines move and plays each opening twice with colours exchanged; the
+//! engine's swap2 proposals in renju choose among the shipped set's three-stone openings
+//! ([`crate::protocol::swap2::candidates_for`]). Shared by both, so it belongs to neither.
 //!
 //! File format: one opening per line, either
 //! * Gomocup / Piskvork **offset** pairs relative to the centre `(width/2, height/2)`
@@ -22,10 +24,10 @@ pub struct Opening {
 
 /// The shipped sets, embedded in the binary. See the comment at the top of each file for how it
 /// was made.
-pub const FREESTYLE_OPENINGS: &str = include_str!("../../openings/freestyle.txt");
-pub const STANDARD_OPENINGS: &str = include_str!("../../openings/standard.txt");
-pub const RENJU_OPENINGS: &str = include_str!("../../openings/renju.txt");
-pub const CARO_OPENINGS: &str = include_str!("../../openings/caro.txt");
+pub const FREESTYLE_OPENINGS: &str = include_str!("../openings/freestyle.txt");
+pub const STANDARD_OPENINGS: &str = include_str!("../openings/standard.txt");
+pub const RENJU_OPENINGS: &str = include_str!("../openings/renju.txt");
+pub const CARO_OPENINGS: &str = include_str!("../openings/caro.txt");
 
 /// The shipped opening file text for a rule (caro with or without winning overlines share a set).
 pub fn builtin_text(rule: Rule) -> &'static str {
