@@ -1,7 +1,8 @@
-//! Black's values of opening sets on 15x15 by a node-limited search (deterministic): Rensa's
-//! balanced opening sets (`openings/*.txt`), the first 8 swap2 candidates (the compact shapes)
-//! and all of them, per rule (freestyle, exact five, renju). Where the balanced sets lie is the
-//! search's "even in play" ([`rensa::protocol::swap2::even_point`]).
+//! Black's values of opening sets by a node-limited search (deterministic): Rensa's balanced
+//! opening sets (`openings/*.txt`), the first 8 swap2 candidates (the compact shapes) and all of
+//! them, per rule and board (freestyle, exact five, renju and caro on 15x15; freestyle on
+//! 20x20). Where the balanced sets lie is the search's "even in play"
+//! ([`rensa::protocol::swap2::even_point`]).
 //!
 //! `cargo run --release --example opening_values -- [NODES [list]]` (default 30 000 nodes;
 //! `list` also prints every swap2 candidate's value).
@@ -11,11 +12,11 @@ use rensa::protocol::swap2;
 use rensa::{Color, Pos, Rule};
 use std::sync::atomic::AtomicBool;
 
-fn value(rule: Rule, stones: &[Pos], nodes: u64) -> Option<i32> {
+fn value(rule: Rule, size: usize, stones: &[Pos], nodes: u64) -> Option<i32> {
     let mut e = Engine::new();
     e.set_rule(rule);
     e.set_memory_limit(64 << 20);
-    e.new_game(15, 15).ok()?;
+    e.new_game(size, size).ok()?;
     for &p in stones {
         e.play(p).ok()?;
     }
@@ -50,27 +51,36 @@ fn main() {
     let nodes: u64 = std::env::args()
         .nth(1)
         .map_or(30000, |a| a.parse().unwrap());
-    for rule in [Rule::Freestyle, Rule::Exact, Rule::Renju] {
-        let ops = builtin_openings(rule, 15, 15);
+    let caro = Rule::Caro {
+        overline_wins: false,
+    };
+    for (rule, size) in [
+        (Rule::Freestyle, 15),
+        (Rule::Exact, 15),
+        (Rule::Renju, 15),
+        (caro, 15),
+        (Rule::Freestyle, 20),
+    ] {
+        let ops = builtin_openings(rule, size, size);
         let v: Vec<i32> = ops
             .iter()
-            .filter_map(|o| value(rule, &o.moves, nodes))
+            .filter_map(|o| value(rule, size, &o.moves, nodes))
             .collect();
-        summary(&format!("{rule:?} balanced set"), v);
-        let c = swap2::candidates(15, 15);
+        summary(&format!("{rule:?} {size}x{size} balanced set"), v);
+        let c = swap2::candidates(size, size);
         let v: Vec<i32> = c[..8]
             .iter()
-            .filter_map(|o| value(rule, o, nodes))
+            .filter_map(|o| value(rule, size, o, nodes))
             .collect();
-        summary(&format!("{rule:?} compact 8"), v.clone());
+        summary(&format!("{rule:?} {size}x{size} compact 8"), v.clone());
         let all: Vec<(i32, String)> = c
             .iter()
             .filter_map(|o| {
-                value(rule, o, nodes).map(|x| (x, format!("{} {} {}", o[0], o[1], o[2])))
+                value(rule, size, o, nodes).map(|x| (x, format!("{} {} {}", o[0], o[1], o[2])))
             })
             .collect();
         summary(
-            &format!("{rule:?} all 86"),
+            &format!("{rule:?} {size}x{size} all 86"),
             all.iter().map(|a| a.0).collect(),
         );
         if std::env::args().nth(2).is_some() {
