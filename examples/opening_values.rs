@@ -67,17 +67,15 @@ fn main() {
             .filter_map(|o| value(rule, size, &o.moves, nodes))
             .collect();
         summary(&format!("{rule:?} {size}x{size} balanced set"), v);
+        // Every candidate searched once; the first 8 are the compact shapes.
         let c = swap2::candidates(size, size);
-        let v: Vec<i32> = c[..8]
-            .iter()
-            .filter_map(|o| value(rule, size, o, nodes))
-            .collect();
-        summary(&format!("{rule:?} {size}x{size} compact 8"), v.clone());
+        let values: Vec<Option<i32>> = c.iter().map(|o| value(rule, size, o, nodes)).collect();
+        let compact: Vec<i32> = values[..8].iter().flatten().copied().collect();
+        summary(&format!("{rule:?} {size}x{size} compact 8"), compact);
         let all: Vec<(i32, String)> = c
             .iter()
-            .filter_map(|o| {
-                value(rule, size, o, nodes).map(|x| (x, format!("{} {} {}", o[0], o[1], o[2])))
-            })
+            .zip(&values)
+            .filter_map(|(o, x)| x.map(|x| (x, format!("{} {} {}", o[0], o[1], o[2]))))
             .collect();
         summary(
             &format!("{rule:?} {size}x{size} all 86"),

@@ -38,8 +38,8 @@ pub const SWAP_MARGIN: Value = Value(0);
 /// -16 to +34, within the search's spread, and those rules keep 0 (docs/measurements.md,
 /// seventy-sixth session); so does caro (its set: -25 to +1). 20x20 freestyle keeps 0 too,
 /// though its set averages -70 to -100 there: moving its even point to -85 or -40 lost in
-/// self-play, because the opening the proposer then chose was a white win in play (seventy-
-/// seventh session).
+/// self-play, because the opening the proposer then chose was a white win in play
+/// (seventy-seventh session).
 pub fn even_point(rule: Rule) -> i32 {
     match rule {
         Rule::Renju => 75,
