@@ -178,6 +178,7 @@ fn one(
             }
             !wins
         },
+        || 0,
     );
     Some(best.map_or(first, |k| cands[k]))
 }
@@ -189,8 +190,13 @@ fn one(
 /// eighths of the budget), which drops those a short search cannot judge (unless it drops every
 /// one). `value(engine, c, ms)` searches candidate `c` for about `ms`; `None` skips it. Each
 /// search gets an equal part of what is left of its pass, so a search that stops early (as most
-/// do, once their best move is stable) leaves more to the ones after it. Ties go to the earlier
-/// candidate; `None` when no candidate could be valued.
+/// do, once their best move is stable) leaves more to the ones after it. `jitter()` is added
+/// to each first look's distance before they are ranked (0 for a deterministic choice; swap2
+/// proposals rank first looks within the search's noise of each other at random). Ties go to
+/// the earlier candidate; `None` when no candidate could be valued.
+// The engine, the candidates, the bias, the time and the three closures (value, screen,
+// jitter) are separate inputs; a struct for them would only be unpacked again here.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn closest<C: std::fmt::Display>(
     engine: &mut Engine,
     cands: &[C],
@@ -199,6 +205,7 @@ pub(crate) fn closest<C: std::fmt::Display>(
     stop: &AtomicBool,
     mut value: impl FnMut(&mut Engine, &C, u64) -> Option<Value>,
     mut safe: impl FnMut(&mut Engine, &C, Instant) -> bool,
+    mut jitter: impl FnMut() -> i64,
 ) -> Option<usize> {
     let start = Instant::now();
     let left_ms = |pass_end_ms: u64| pass_end_ms.saturating_sub(start.elapsed().as_millis() as u64);
@@ -210,7 +217,7 @@ pub(crate) fn closest<C: std::fmt::Display>(
         let share = (left_ms(budget_ms / 2) / (cands.len() - k) as u64).max(1);
         if let Some(v) = value(engine, c, share) {
             log::debug!("balance: {c} {v} (first look, {share} ms)");
-            scored.push((distance(v, bias), k));
+            scored.push((distance(v, bias).saturating_add(jitter()), k));
         }
     }
     scored.sort_unstable();

@@ -81,9 +81,13 @@ pub fn engine_search(
     match kind {
         JobKind::Move => JobOutcome::Move(engine.think(limits, stop, on_info)),
         JobKind::Nbest(n) => JobOutcome::Nbest(engine.think_nbest(limits, *n, stop, on_info)),
-        JobKind::Swap2 { stones, budget_ms } => {
-            JobOutcome::Swap2(swap2::decide(engine, stones, limits, *budget_ms, stop))
-        }
+        JobKind::Swap2 {
+            stones,
+            budget_ms,
+            seed,
+        } => JobOutcome::Swap2(swap2::decide(
+            engine, stones, limits, *budget_ms, *seed, stop,
+        )),
         JobKind::Balance {
             two,
             bias,

@@ -12,6 +12,7 @@ use crate::engine::{Engine, Limits, SearchInfo, SearchResult};
 use crate::pos::{Pos, MAX_SIDE, MIN_SIDE};
 use crate::search::greedy;
 use crate::types::{Color, Depth, Rule, Value};
+use crate::zobrist::SplitMix64;
 use std::time::Instant;
 
 /// Below this `max_memory` (bytes) we say so in a MESSAGE; the engine still plays.
@@ -100,8 +101,13 @@ pub enum JobKind {
     Move,
     /// `yxnbest n`: analysis; the board is unchanged.
     Nbest(usize),
-    /// SWAP2BOARD with these stones and this much thinking time in ms.
-    Swap2 { stones: Vec<Pos>, budget_ms: u64 },
+    /// SWAP2BOARD with these stones, this much thinking time in ms, and the seed that varies a
+    /// proposal (see [`swap2::decide`]).
+    Swap2 {
+        stones: Vec<Pos>,
+        budget_ms: u64,
+        seed: u64,
+    },
     /// `yxbalanceone` (`two = false`) or `yxbalancetwo` with this bias and thinking time in ms:
     /// the answer's moves are played on our board.
     Balance {
@@ -161,12 +167,24 @@ pub struct Session {
     /// Cells a GUI blocked (`yxblock`): never chosen, in any game, until `yxblockundo` or
     /// `yxblockreset` (Yixin-Board sends START before each analysis, so START keeps them).
     blocked: Vec<Pos>,
+    /// Seeds of swap2 proposals, one drawn per SWAP2BOARD: the generator starts from the clock
+    /// and the process id, so proposals vary from game to game and from process to process
+    /// (each seed is logged).
+    swap2_seeds: SplitMix64,
 }
 
 impl Default for Session {
     fn default() -> Session {
         Session::new()
     }
+}
+
+/// A seed that differs between runs: the clock's nanoseconds and the process id.
+fn start_seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    nanos ^ (u64::from(std::process::id()) << 32)
 }
 
 fn err(text: impl Into<String>) -> Step {
@@ -212,6 +230,7 @@ impl Session {
             our_last: None,
             marks: Vec::new(),
             blocked: Vec::new(),
+            swap2_seeds: SplitMix64(start_seed()),
         }
     }
 
@@ -689,8 +708,13 @@ impl Session {
         let limit = self.move_limit_ms();
         let budget_ms =
             multi_search_budget_ms(limit, self.move_target_ms(game.board().empty_count()));
+        let seed = self.swap2_seeds.next_u64();
         self.job(
-            JobKind::Swap2 { stones, budget_ms },
+            JobKind::Swap2 {
+                stones,
+                budget_ms,
+                seed,
+            },
             at,
             limit,
             fallback,
