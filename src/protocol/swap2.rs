@@ -42,7 +42,10 @@ pub const SWAP_MARGIN: Value = Value(0);
 /// seventy-sixth session); so does caro (its set: -25 to +1). 20x20 freestyle keeps 0 too,
 /// though its set averages -70 to -100 there: moving its even point to -85 or -40 lost in
 /// self-play, because the opening the proposer then chose was a white win in play
-/// (seventy-seventh session).
+/// (seventy-seventh session). On 20x20 exact five the proposals at 0 favour white in play
+/// (black won 30 to 37 of 100), but +60 lost (-38 ± 45: black won 64 of 100) and +30 was
+/// level (-10 ± 46: black won 53 of 100, and the proposer still scored 30-70; seventy-eighth
+/// session).
 pub fn even_point(rule: Rule) -> i32 {
     match rule {
         Rule::Renju => 75,
