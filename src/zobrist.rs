@@ -23,6 +23,15 @@ impl SplitMix64 {
     }
 }
 
+/// A seed that differs between runs, for choices meant to vary (swap2 proposals, the referee's
+/// shuffle without `--seed`): the clock's nanoseconds and the process id. Callers log it.
+pub fn clock_seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    nanos ^ (u64::from(std::process::id()) << 32)
+}
+
 /// Per-colour, per-padded-cell keys.
 pub struct Keys {
     pub stone: [Box<[u64]>; 2],

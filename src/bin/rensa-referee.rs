@@ -611,12 +611,9 @@ fn build_config(tournament: Tournament, a: &RunArgs) -> anyhow::Result<RunConfig
         _ => None,
     };
     let shuffle_seed = (a.shuffle || a.seed.is_some()).then(|| {
-        a.seed.or(recorded_seed).unwrap_or_else(|| {
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map(|d| d.as_nanos() as u64)
-                .unwrap_or(1)
-        })
+        a.seed
+            .or(recorded_seed)
+            .unwrap_or_else(rensa::zobrist::clock_seed)
     });
     if let Some(seed) = shuffle_seed {
         eprintln!("rensa-referee: opening shuffle seed {seed} (repeat with --seed {seed})");

@@ -179,14 +179,6 @@ impl Default for Session {
     }
 }
 
-/// A seed that differs between runs: the clock's nanoseconds and the process id.
-fn start_seed() -> u64 {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as u64);
-    nanos ^ (u64::from(std::process::id()) << 32)
-}
-
 fn err(text: impl Into<String>) -> Step {
     Step::Reply(vec![Response::Error(text.into())])
 }
@@ -230,7 +222,7 @@ impl Session {
             our_last: None,
             marks: Vec::new(),
             blocked: Vec::new(),
-            swap2_seeds: SplitMix64(start_seed()),
+            swap2_seeds: SplitMix64(crate::zobrist::clock_seed()),
         }
     }
 
