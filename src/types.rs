@@ -130,7 +130,8 @@ impl Rule {
     }
 
     /// Parses a rule name (`freestyle`, `standard`/`exact`, `renju`, `caro`/`caro9`, `caro8`) or a
-    /// protocol number.
+    /// protocol number (0 to 15: the four bits of [`Rule::from_protocol`]; a number with any other
+    /// bit names no rule).
     pub fn parse(text: &str) -> Option<Rule> {
         let t = text.trim().to_ascii_lowercase();
         Some(match t.as_str() {
@@ -143,7 +144,13 @@ impl Rule {
             "caro8" => Rule::Caro {
                 overline_wins: true,
             },
-            _ => return t.parse::<i64>().ok().map(Rule::from_protocol),
+            _ => {
+                return t
+                    .parse::<i64>()
+                    .ok()
+                    .filter(|v| (0..16).contains(v))
+                    .map(Rule::from_protocol)
+            }
         })
     }
 }
@@ -248,7 +255,14 @@ mod tests {
         ] {
             assert_eq!(Rule::from_protocol(r.to_protocol()), r);
             assert_eq!(Rule::parse(r.name()), Some(r));
+            assert_eq!(Rule::parse(&r.to_protocol().to_string()), Some(r));
         }
+        // Numbers with a bit no rule has are not rules (the referee must not play freestyle
+        // for `--rule 16`).
+        for bad in ["16", "99", "-1", "4x", ""] {
+            assert_eq!(Rule::parse(bad), None, "{bad}");
+        }
+        assert_eq!(Rule::parse("15"), Some(Rule::from_protocol(15)));
     }
 
     #[test]

@@ -227,6 +227,7 @@ fn usage_errors_exit_with_2() {
     // option, and nothing is played or written.
     for bad in [
         ["--rule", "foo"],
+        ["--rule", "16"],
         ["--size", "3"],
         ["--size", "20x"],
         ["--sprt", "1,2"],
@@ -382,6 +383,60 @@ fn resume_finishes_the_schedule_without_replaying() {
         assert_eq!((&r.opening, &r.black), (&b.opening, &b.black));
     }
     assert_eq!(count_files(&out.join("sgf")), 6);
+    // Fewer games than were recorded: refused with a message that says so, the records kept.
+    let mut fewer: Vec<String> = args(&["--resume"]);
+    let at = fewer.iter().position(|a| a == "6").unwrap();
+    fewer[at] = "2".into();
+    let fewer: Vec<&str> = fewer.iter().map(String::as_str).collect();
+    let o = referee(&fewer, Duration::from_secs(60));
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("can add games, not drop them"),
+        "{}",
+        text(&o.stderr)
+    );
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), text_now);
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn a_closed_output_pipe_does_not_stop_the_run() {
+    // `rensa-referee match ... 2>&1 | head -1`: the reader goes away at once; the games are
+    // still played and the results file written, and the referee exits normally.
+    let out = temp_dir("closed-pipe");
+    let mut args = TWO_FAKES.to_vec();
+    args.extend([
+        "--games",
+        "2",
+        "--turn-ms",
+        "500",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let mut child = Command::new(REFEREE)
+        .args(&args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start rensa-referee");
+    drop(child.stdout.take());
+    drop(child.stderr.take());
+    let start = Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().expect("wait") {
+            break s;
+        }
+        if start.elapsed() > Duration::from_secs(60) {
+            let _ = child.kill();
+            panic!("rensa-referee hung with its output closed");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(status.code(), Some(0));
+    let games = std::fs::read_to_string(out.join("games.jsonl")).unwrap();
+    assert_eq!(games.lines().count(), 2);
+    assert!(out.join("results.txt").exists());
     let _ = std::fs::remove_dir_all(&out);
 }
 

@@ -21,6 +21,24 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
+/// `eprintln!` that ignores a failed write: status lines must not stop a run when stderr is a
+/// closed pipe (`2>&1 | head`).
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
+/// `println!` likewise for stdout: the records and `results.txt` are written whether or not
+/// anyone still reads stdout.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
+
 #[derive(Parser)]
 #[command(
     name = "rensa-referee",
@@ -38,7 +56,7 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Cmd {
-    /// Two engines against each other (the first two --engine options).
+    /// Two engines against each other (exactly two --engine options).
     Match(RunArgs),
     /// The first engine against each of the others.
     Gauntlet(RunArgs),
@@ -79,7 +97,7 @@ struct RunArgs {
     /// Games per pairing (played in colour-swapped pairs; odd counts are rounded up).
     #[arg(long, default_value_t = 2, value_parser = positive_arg)]
     games: usize,
-    /// freestyle, standard, renju, caro (exact five, value 9) or caro8; or a protocol number.
+    /// freestyle, standard, renju, caro (exact five, value 9) or caro8; or an INFO rule number (0-15).
     #[arg(long, default_value = "freestyle", value_parser = rule_arg)]
     rule: String,
     /// Board size: N or WxH.
@@ -106,7 +124,7 @@ struct RunArgs {
     /// Shuffle the opening order (the seed is printed; pass --seed to repeat it).
     #[arg(long)]
     shuffle: bool,
-    /// Seed for --shuffle.
+    /// Seed for --shuffle (implies --shuffle).
     #[arg(long)]
     seed: Option<u64>,
     /// After each pass through the openings, replay them under the next board symmetry (8).
@@ -176,7 +194,7 @@ struct JudgeArgs {
     /// Read the moves from a file ('#' starts a comment).
     #[arg(long)]
     file: Option<PathBuf>,
-    /// freestyle, standard, renju, caro (exact five, value 9) or caro8; or a protocol number.
+    /// freestyle, standard, renju, caro (exact five, value 9) or caro8; or an INFO rule number (0-15).
     #[arg(long, default_value = "freestyle", value_parser = rule_arg)]
     rule: String,
     /// Board size: N or WxH.
@@ -224,7 +242,7 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("rensa-referee: {e:#}");
+            say!("rensa-referee: {e:#}");
             let usage_error = e.downcast_ref::<UsageError>().is_some();
             ExitCode::from(if usage_error { 2 } else { 1 })
         }
@@ -512,7 +530,7 @@ fn load_openings(
             |(i, o)| match openings::check_playable(rule, width, height, &o.moves) {
                 Ok(()) => Some(o.moves),
                 Err(e) => {
-                    eprintln!("rensa-referee: opening {} skipped: {e}", i + 1);
+                    say!("rensa-referee: opening {} skipped: {e}", i + 1);
                     None
                 }
             },
@@ -594,7 +612,7 @@ fn build_config(tournament: Tournament, a: &RunArgs) -> anyhow::Result<RunConfig
     settings.lf_line_endings = a.lf;
     let openings = load_openings(a, width, height, rule)?;
     if !openings.is_empty() {
-        eprintln!(
+        say!(
             "rensa-referee: {} openings from {}",
             openings.len(),
             a.openings
@@ -616,7 +634,7 @@ fn build_config(tournament: Tournament, a: &RunArgs) -> anyhow::Result<RunConfig
             .unwrap_or_else(rensa::zobrist::clock_seed)
     });
     if let Some(seed) = shuffle_seed {
-        eprintln!("rensa-referee: opening shuffle seed {seed} (repeat with --seed {seed})");
+        say!("rensa-referee: opening shuffle seed {seed} (repeat with --seed {seed})");
     }
     let out_dir = a.out.clone().unwrap_or_else(default_out_dir);
     let engines = name_engines(specs, Duration::from_millis(a.about_timeout_ms))?;
@@ -663,7 +681,7 @@ fn sprt_state(sprt: &Sprt, records: &[GameRecord], a: &str, b: &str) -> (bool, S
 fn execute(config: &RunConfig, sprt: Option<Sprt>) -> anyhow::Result<ExitCode> {
     let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
     let out = config.out_dir.clone().unwrap_or_default();
-    eprintln!(
+    say!(
         "rensa-referee: {} on {}x{} {}, engines {}, output {}",
         match config.tournament {
             Tournament::Match => "match",
@@ -689,8 +707,11 @@ fn execute(config: &RunConfig, sprt: Option<Sprt>) -> anyhow::Result<ExitCode> {
             s.elo0, s.elo1, s.alpha, s.beta
         ));
     }
-    println!("{table}");
-    println!(
+    if let Err(e) = runner::write_results(&out, &table) {
+        say!("rensa-referee: cannot write results: {e}");
+    }
+    out!("{table}");
+    out!(
         "{} of {} games recorded ({} played now in {}); records in {}",
         summary.records.len(),
         summary.scheduled,
@@ -699,13 +720,10 @@ fn execute(config: &RunConfig, sprt: Option<Sprt>) -> anyhow::Result<ExitCode> {
         out.display()
     );
     for (i, why) in &summary.skipped {
-        println!("game {i} skipped: {why}");
-    }
-    if let Err(e) = runner::write_results(&out, &table) {
-        eprintln!("rensa-referee: cannot write results: {e}");
+        out!("game {i} skipped: {why}");
     }
     Ok(if summary.interrupted {
-        eprintln!(
+        say!(
             "rensa-referee: interrupted; continue with --resume --out {}",
             out.display()
         );
@@ -760,13 +778,24 @@ fn judge(a: JudgeArgs) -> anyhow::Result<ExitCode> {
             "no moves to judge: give them as arguments (h8 i9 ... or 7,7 8,8 ...) or with --file"
         );
     }
-    print!("{}", judge_text(&moves, width, height, rule, a.forbidden));
+    {
+        use std::io::Write as _;
+        let _ = write!(
+            std::io::stdout(),
+            "{}",
+            judge_text(&moves, width, height, rule, a.forbidden)
+        );
+    }
     Ok(ExitCode::SUCCESS)
 }
 
 /// The judge's report for a move list.
 fn judge_text(moves: &[Pos], width: usize, height: usize, rule: Rule, forbidden: bool) -> String {
-    let mut out = format!("{width}x{height} {rule}, {} moves given\n", moves.len());
+    let n = moves.len();
+    let mut out = format!(
+        "{width}x{height} {rule}, {n} move{} given\n",
+        if n == 1 { "" } else { "s" }
+    );
     let mut game = match Game::new(width, height, rule) {
         Ok(g) => g,
         Err(e) => return format!("{out}error: {e}\n"),
@@ -835,7 +864,7 @@ fn sibling_engine() -> anyhow::Result<(PathBuf, Vec<String>)> {
     if path.exists() {
         Ok((path, Vec::new()))
     } else {
-        eprintln!(
+        say!(
             "rensa-referee: {} not found; using the engine built into the referee",
             path.display()
         );

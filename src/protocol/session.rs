@@ -534,10 +534,17 @@ impl Session {
         if let Err(e) = self.engine().play(p) {
             return err(format!("TURN {p}: {e}"));
         }
-        self.marks.retain(|&m| m != p);
-        if let Some(o) = self.engine().game().outcome() {
-            return err(format!("the game is over after {p}: {}", outcome_text(o)));
+        if let Some(over) = self.game().outcome().map(outcome_text) {
+            self.marks.retain(|&m| m != p);
+            return err(format!("the game is over after {p}: {over}"));
         }
+        if self.quick_move().is_none() {
+            // Every empty cell left is blocked (`yxblock`) or marked: no answer can be given,
+            // so the move is not taken either (an ERROR leaves the state as it was).
+            let _ = self.engine().undo();
+            return err(format!("TURN {p}: {}", self.no_move_reason()));
+        }
+        self.marks.retain(|&m| m != p);
         self.search_move(at)
     }
 
@@ -719,7 +726,7 @@ impl Session {
             return err(e);
         }
         let Some(best) = self.quick_move() else {
-            return err("YXNBEST: the board is full");
+            return err(format!("YXNBEST: {}", self.no_move_reason()));
         };
         let limit = self.move_limit_ms();
         self.job(
@@ -751,7 +758,7 @@ impl Session {
             return err(e);
         }
         let Some(first) = self.quick_move() else {
-            return err(format!("{what}: no cell left to play"));
+            return err(format!("{what}: {}", self.no_move_reason()));
         };
         let mut fallback = vec![first];
         if two {
@@ -804,10 +811,20 @@ impl Session {
             .or_else(|| greedy::any_move(g, &avoid))
     }
 
+    /// Why [`Self::quick_move`] found no cell: a full board, or every empty cell avoided.
+    fn no_move_reason(&self) -> String {
+        let empty = self.game().board().empty_count();
+        if empty == 0 {
+            "the board is full".into()
+        } else {
+            format!("all {empty} empty cells are blocked (yxblock) or marked; nowhere to move")
+        }
+    }
+
     /// Starts a move search (or answers at once when no time is left).
     fn search_move(&mut self, at: Instant) -> Step {
         let Some(best) = self.quick_move() else {
-            return err("the board is full");
+            return err(self.no_move_reason());
         };
         let limit = self.move_limit_ms();
         self.job(
@@ -1495,6 +1512,27 @@ mod tests {
             ),
             vec!["3,7"]
         );
+        // Every empty cell but one blocked: after our move there, a TURN leaves nowhere to
+        // answer, so it is refused with an ERROR that says why, and not played.
+        run(&mut s, "START 5");
+        let all_but_centre: Vec<String> = (0..5)
+            .flat_map(|x| (0..5).map(move |y| format!("{x},{y}")))
+            .filter(|c| c != "2,2")
+            .collect();
+        run(
+            &mut s,
+            &format!("YXBLOCK {} DONE", all_but_centre.join(" ")),
+        );
+        assert_eq!(run(&mut s, "BEGIN"), vec!["2,2"]);
+        let out = run(&mut s, "TURN 0,0");
+        assert!(
+            out[0].starts_with("ERROR") && out[0].contains("blocked"),
+            "{out:?}"
+        );
+        assert_eq!(s.game().moves().len(), 1);
+        let out = run(&mut s, "TAKEBACK 0,0");
+        assert!(out[0].starts_with("ERROR"), "{out:?}");
+        run(&mut s, "YXBLOCKRESET");
     }
 
     #[test]

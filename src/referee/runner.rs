@@ -353,7 +353,12 @@ fn load_records(dir: &Path) -> Result<Vec<GameRecord>, String> {
     };
     let (recs, errors) = records::read_records(&text);
     for e in &errors {
-        eprintln!("rensa-referee: {}: {e} (dropped)", path.display());
+        // Ignoring a failed write: a closed stderr must not stop the run.
+        let _ = writeln!(
+            std::io::stderr(),
+            "rensa-referee: {}: {e} (dropped)",
+            path.display()
+        );
     }
     if !errors.is_empty() || !(text.is_empty() || text.ends_with('\n')) {
         let clean: String = recs.iter().map(record_line).collect();
@@ -550,6 +555,15 @@ pub fn run(
             .ok_or("--resume needs the output directory of the run")?;
         let loaded = load_records(dir)?;
         check_resume_settings(dir, config, &loaded)?;
+        let recorded = loaded.iter().map(|r| r.game_index + 1).max().unwrap_or(0);
+        if recorded > full.len() {
+            return Err(format!(
+                "the run holds game {} but this schedule has {} games: --resume can add games, \
+                 not drop them (give --games so that the schedule holds at least {recorded})",
+                recorded - 1,
+                full.len()
+            ));
+        }
         for r in loaded {
             let Some(s) = full.get(r.game_index) else {
                 return Err(format!(
