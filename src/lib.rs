@@ -6,6 +6,7 @@
 
 pub mod bench;
 pub mod board;
+pub mod cellnet;
 pub mod engine;
 pub mod eval;
 pub mod openings;

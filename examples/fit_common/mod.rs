@@ -256,3 +256,49 @@ pub fn mixed_label(result: f64, value: i32, k: f64, mix: f64) -> f64 {
     };
     mix * result + (1.0 - mix) * p
 }
+
+/// The static value the search uses on `b` by default: the pattern evaluation with its
+/// indicator terms, blended with the rule's built-in network (on its own board).
+pub fn search_static_value(b: &FastBoard) -> i32 {
+    use rensa::eval::{evaluate_with, INDICATORS, INITIATIVE_16THS};
+    let v = evaluate_with(b, INITIATIVE_16THS, Some(&INDICATORS));
+    match rensa::eval::net_for(b) {
+        Some((n, _)) => rensa::eval::blend(
+            n,
+            b,
+            v,
+            rensa::eval::NET_SHARE_PCT,
+            rensa::eval::SizeShift::NONE,
+        ),
+        None => v,
+    }
+}
+
+/// One position in the binary form `examples/fit_nn.py` reads (see `dump_nn.rs`): `label` the
+/// game's result for the side to move, `searched` a search value (0 if none).
+pub fn nn_record(b: &FastBoard, label: f32, searched: f32, test: bool) -> Vec<u8> {
+    let mut rec = Vec::with_capacity(16 + 18 * b.width() * b.height());
+    rec.extend_from_slice(&label.to_le_bytes());
+    rec.extend_from_slice(&searched.to_le_bytes());
+    rec.extend_from_slice(&search_static_value(b).to_le_bytes());
+    rec.push(test as u8);
+    rec.push((b.side_to_move() == rensa::Color::Black) as u8);
+    let mut cells = Vec::new();
+    for y in 0..b.height() {
+        for x in 0..b.width() {
+            let i = b.idx(rensa::Pos::new(x as u8, y as u8));
+            if b.is_empty(i) {
+                cells.push((x as u8, y as u8, i));
+            }
+        }
+    }
+    rec.extend_from_slice(&(cells.len() as u16).to_le_bytes());
+    for (x, y, i) in cells {
+        rec.push(x);
+        rec.push(y);
+        for d in 0..4 {
+            rec.extend_from_slice(&b.line_key(i, d).to_le_bytes());
+        }
+    }
+    rec
+}

@@ -34,6 +34,11 @@ fn main() -> anyhow::Result<()> {
     // policy from `RENSA_POLICY=FILE`.
     load_env_file("RENSA_NET", rensa::eval::Net::parse, rensa::eval::set_net);
     load_env_file(
+        "RENSA_CELLNET",
+        rensa::cellnet::CellNet::parse,
+        rensa::cellnet::set_cellnet,
+    );
+    load_env_file(
         "RENSA_POLICY",
         rensa::search::policy::Policy::parse,
         rensa::search::policy::set_policy,

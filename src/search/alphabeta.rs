@@ -2099,11 +2099,15 @@ impl<'a> Searcher<'a> {
             self.tuning.initiative_16ths,
             self.indicators.as_ref(),
         );
-        match self.net {
+        let v = match self.net {
             Some((n, shift)) if self.tuning.net_pct > 0 => {
                 crate::eval::blend(n, &self.b, v, self.tuning.net_pct, shift)
             }
             _ => v,
+        };
+        match crate::cellnet::cellnet() {
+            Some(n) => n.value(&self.b, v),
+            None => v,
         }
     }
 
