@@ -17,7 +17,7 @@
 #[allow(dead_code)]
 mod fit_common;
 
-use fit_common::{count_columns, for_each_position};
+use fit_common::{count_columns, for_each_position, node_capped_value};
 use rensa::eval::{evaluate_with, SizeShift, INDICATORS, INITIATIVE_16THS};
 use rensa::{Color, Rule};
 use std::collections::HashMap;
@@ -85,23 +85,7 @@ fn main() {
             line += &format!(",{}", n.value_shifted(b, v0, shift));
         }
         if let (Some(e), Some(nodes)) = (engine.as_mut(), search_nodes) {
-            e.new_game(b.width(), b.height()).expect("board");
-            e.clear_hash();
-            // The position's moves, oldest first.
-            let moves: Vec<_> = (0..b.ply())
-                .rev()
-                .map(|k| b.pos(b.move_back(k).expect("a move")))
-                .collect();
-            for m in moves {
-                e.play(m).expect("legal move");
-            }
-            let limits = rensa::engine::Limits {
-                max_nodes: Some(nodes),
-                ..Default::default()
-            };
-            let stop = std::sync::atomic::AtomicBool::new(false);
-            let r = e.think(&limits, &stop, &mut |_| {});
-            line += &format!(",{}", r.value.0.clamp(-5000, 5000));
+            line += &format!(",{}", node_capped_value(e, b, nodes));
         }
         writeln!(out, "{line}").expect("write");
     });

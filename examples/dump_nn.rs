@@ -15,7 +15,7 @@
 #[allow(dead_code)]
 mod fit_common;
 
-use fit_common::{for_each_position, nn_record, search_static_value};
+use fit_common::{for_each_position, nn_record, node_capped_value, search_static_value};
 use rensa::Rule;
 use std::io::Write;
 
@@ -64,25 +64,10 @@ fn main() {
         if k % part.1 != part.0 {
             return;
         }
-        let mut searched = 0.0f32;
-        if let (Some(e), Some(nodes)) = (engine.as_mut(), search_nodes) {
-            e.new_game(b.width(), b.height()).expect("board");
-            e.clear_hash();
-            let moves: Vec<_> = (0..b.ply())
-                .rev()
-                .map(|k| b.pos(b.move_back(k).expect("a move")))
-                .collect();
-            for m in moves {
-                e.play(m).expect("legal move");
-            }
-            let limits = rensa::engine::Limits {
-                max_nodes: Some(nodes),
-                ..Default::default()
-            };
-            let stop = std::sync::atomic::AtomicBool::new(false);
-            let r = e.think(&limits, &stop, &mut |_| {});
-            searched = r.value.0.clamp(-5000, 5000) as f32;
-        }
+        let searched = match (engine.as_mut(), search_nodes) {
+            (Some(e), Some(nodes)) => node_capped_value(e, b, nodes) as f32,
+            _ => 0.0,
+        };
         let rec = nn_record(b, label, searched, test);
         out.write_all(&rec).expect("write");
         if let Some(n) = cellnet.as_ref() {

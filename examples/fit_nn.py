@@ -144,6 +144,30 @@ class Adam:
             self.p[k] -= self.lr * mh / (np.sqrt(vh) + 1e-8)
 
 
+def mean_loss(logits, t, idx_all, chunk=2048):
+    """The mean log-loss of `logits(idx)` against `t` over `idx_all`, a chunk at a time."""
+    tot = 0.0
+    for s in range(0, len(idx_all), chunk):
+        idx = idx_all[s:s + chunk]
+        tot += bce(sigmoid(logits(idx)), t[idx]) * len(idx)
+    return tot / len(idx_all)
+
+
+def run_epochs(a, rng, tr_idx, te_idx, params, step, evaluate, st_test):
+    """Passes over the training positions in random order, `step(idx)` per batch; after each,
+    the held-out loss. Returns the best held-out loss and a copy of the parameters then."""
+    best = None
+    for ep in range(a.epochs):
+        rng.shuffle(tr_idx)
+        for s in range(0, len(tr_idx), a.batch):
+            step(tr_idx[s:s + a.batch])
+        lt = evaluate(te_idx)
+        print(f'epoch {ep + 1}: held-out loss {lt:.5f} (static {st_test:.5f})', flush=True)
+        if best is None or lt < best[0]:
+            best = (lt, {k: v.copy() for k, v in params.items()})
+    return best
+
+
 def fit_linear(a, P, ids, mask, colour, svals, t, tr_idx, te_idx, rng, V, vocab, st_test):
     """out = ws[c] * static/k + c2[c] + sum over empty cells and directions of L[id, c]."""
     L = np.zeros((V, 2), np.float32)
@@ -158,35 +182,25 @@ def fit_linear(a, P, ids, mask, colour, svals, t, tr_idx, te_idx, rng, V, vocab,
         return (e * mask[idx][:, :, None]).sum((1, 2)) + Q['ws'][col] * svals[idx] + Q['c2'][col]
 
     def evaluate(idx_all):
-        tot = 0.0
-        for s in range(0, len(idx_all), 4096):
-            idx = idx_all[s:s + 4096]
-            tot += bce(sigmoid(forward(idx)), t[idx]) * len(idx)
-        return tot / len(idx_all)
+        return mean_loss(forward, t, idx_all)
 
-    best = None
-    for ep in range(a.epochs):
-        rng.shuffle(tr_idx)
-        for s in range(0, len(tr_idx), a.batch):
-            idx = tr_idx[s:s + a.batch]
-            B = len(idx)
-            col = colour[idx]
-            dout = (sigmoid(forward(idx)) - t[idx]) / B
-            g = {'L': np.zeros_like(L), 'ws': np.zeros(2, np.float32), 'c2': np.zeros(2, np.float32)}
-            for c in (0, 1):
-                m = col == c
-                g['ws'][c] = (dout[m] * svals[idx][m]).sum()
-                g['c2'][c] = dout[m].sum()
-                flat = (ids[idx][m] * mask[idx][m][:, :, None]).reshape(-1)
-                w = np.repeat(dout[m], ids.shape[1] * 4)
-                g['L'][:, c] = np.bincount(flat, weights=w, minlength=V)
-            g['L'][0] = 0
-            g['L'] += a.l2 * Q['L']
-            opt.step(g)
-        lt = evaluate(te_idx)
-        print(f'epoch {ep + 1}: held-out loss {lt:.5f} (static {st_test:.5f})', flush=True)
-        if best is None or lt < best[0]:
-            best = (lt, {k: v.copy() for k, v in Q.items()})
+    def step(idx):
+        B = len(idx)
+        col = colour[idx]
+        dout = (sigmoid(forward(idx)) - t[idx]) / B
+        g = {'L': np.zeros_like(L), 'ws': np.zeros(2, np.float32), 'c2': np.zeros(2, np.float32)}
+        for c in (0, 1):
+            m = col == c
+            g['ws'][c] = (dout[m] * svals[idx][m]).sum()
+            g['c2'][c] = dout[m].sum()
+            flat = (ids[idx][m] * mask[idx][m][:, :, None]).reshape(-1)
+            w = np.repeat(dout[m], ids.shape[1] * 4)
+            g['L'][:, c] = np.bincount(flat, weights=w, minlength=V)
+        g['L'][0] = 0
+        g['L'] += a.l2 * Q['L']
+        opt.step(g)
+
+    best = run_epochs(a, rng, tr_idx, te_idx, Q, step, evaluate, st_test)
     lt, W = best
     print(f'best held-out loss {lt:.5f}; ws {W["ws"]}, c2 {W["c2"]}')
     with open(a.out, 'w') as f:
@@ -309,55 +323,45 @@ def main():
         return 0
 
     def evaluate(idx_all):
-        losses = []
-        for s in range(0, len(idx_all), 2048):
-            idx = idx_all[s:s + 2048]
-            out = forward(idx)[4]
-            losses.append(bce(sigmoid(out), t[idx]) * len(idx))
-        return sum(losses) / len(idx_all)
+        return mean_loss(lambda idx: forward(idx)[4], t, idx_all)
 
     tr_idx = np.nonzero(train)[0]
     te_idx = np.nonzero(test)[0]
-    best = None
-    for ep in range(a.epochs):
-        rng.shuffle(tr_idx)
-        for s in range(0, len(tr_idx), a.batch):
-            idx = tr_idx[s:s + a.batch]
-            B = len(idx)
-            h, x, z1, r, out, col = forward(idx)
-            dout = (sigmoid(out) - t[idx]) / B
-            g = {k: np.zeros_like(v) for k, v in P.items()}
-            for c in (0, 1):
-                m = col == c
-                if not m.any():
-                    continue
-                g['w2'][c] = (r[m] * dout[m, None]).sum(0)
-                g['c2'][c] = dout[m].sum()
-                g['ws'][c] = (dout[m] * svals[idx][m]).sum() if a.with_static else 0
-            dr = dout[:, None] * P['w2'][col]
-            dz1 = dr * (z1 > 0)
-            for c in (0, 1):
-                m = col == c
-                if not m.any():
-                    continue
-                g['W1'][c] = x[m].T @ dz1[m]
-                g['c1'][c] = dz1[m].sum(0)
-            dx = np.einsum('bh,bfh->bf', dz1, P['W1'][col])[:, :F]
-            dh = (dx[:, None, :] / 32.0) * ((h > 0) & (h < 1)) * mask[idx][:, :, None]
-            g['b0'] = dh.sum((0, 1))
-            flat = ids[idx].reshape(-1)
-            dflat = np.repeat(dh.reshape(-1, F), 4, axis=0)
-            gE = np.zeros_like(P['E'])
-            for f in range(F):
-                gE[:, f] = np.bincount(flat, weights=dflat[:, f], minlength=V)
-            gE[0] = 0
-            g['E'] = gE
-            opt.step(g)
-            P['E'][0] = 0
-        lt = evaluate(te_idx)
-        print(f'epoch {ep + 1}: held-out loss {lt:.5f} (static {st_test:.5f})', flush=True)
-        if best is None or lt < best[0]:
-            best = (lt, {k: v.copy() for k, v in P.items()})
+
+    def step(idx):
+        B = len(idx)
+        h, x, z1, r, out, col = forward(idx)
+        dout = (sigmoid(out) - t[idx]) / B
+        g = {k: np.zeros_like(v) for k, v in P.items()}
+        for c in (0, 1):
+            m = col == c
+            if not m.any():
+                continue
+            g['w2'][c] = (r[m] * dout[m, None]).sum(0)
+            g['c2'][c] = dout[m].sum()
+            g['ws'][c] = (dout[m] * svals[idx][m]).sum() if a.with_static else 0
+        dr = dout[:, None] * P['w2'][col]
+        dz1 = dr * (z1 > 0)
+        for c in (0, 1):
+            m = col == c
+            if not m.any():
+                continue
+            g['W1'][c] = x[m].T @ dz1[m]
+            g['c1'][c] = dz1[m].sum(0)
+        dx = np.einsum('bh,bfh->bf', dz1, P['W1'][col])[:, :F]
+        dh = (dx[:, None, :] / 32.0) * ((h > 0) & (h < 1)) * mask[idx][:, :, None]
+        g['b0'] = dh.sum((0, 1))
+        flat = ids[idx].reshape(-1)
+        dflat = np.repeat(dh.reshape(-1, F), 4, axis=0)
+        gE = np.zeros_like(P['E'])
+        for f in range(F):
+            gE[:, f] = np.bincount(flat, weights=dflat[:, f], minlength=V)
+        gE[0] = 0
+        g['E'] = gE
+        opt.step(g)
+        P['E'][0] = 0
+
+    best = run_epochs(a, rng, tr_idx, te_idx, P, step, evaluate, st_test)
     lt, W = best
     print(f'best held-out loss {lt:.5f}')
     with open(a.out, 'w') as f:

@@ -68,8 +68,8 @@ fn play_game(
             engine.play(p).expect("legal");
         }
     }
-    // Positions written so far: (black to move, search value); the records are built later,
-    // once the result is known.
+    // The positions' records (result still 0) and whether black was to move: the result is
+    // filled in when the game is over.
     let mut kept: Vec<(Vec<u8>, bool)> = Vec::new();
     let stop = AtomicBool::new(false);
     let mut after_opening = 0;

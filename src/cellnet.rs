@@ -33,6 +33,9 @@ pub struct CellNet {
     ws: [f32; 2],
 }
 
+/// The most features a cell may have.
+const MAX_FEATURES: usize = 256;
+
 static CELLNET: OnceLock<CellNet> = OnceLock::new();
 
 /// Installs the network (once per process); returns whether it did.
@@ -78,7 +81,7 @@ impl CellNet {
         let with_static = num(head[3])? != 0.0;
         let k = num(head[4])? as f32;
         let radius = num(head[5])? as u32;
-        if !(1..=5).contains(&radius) || f == 0 || f > 256 || h == 0 || h > 256 {
+        if !(1..=5).contains(&radius) || f == 0 || f > MAX_FEATURES || h == 0 || h > 256 {
             return Err("bad sizes".into());
         }
         let mut index = vec![0u32; 1 << (4 * radius)];
@@ -136,8 +139,10 @@ impl CellNet {
     /// The network's logit of the side to move's result, given the static value `stat`.
     pub fn logit(&self, b: &FastBoard, stat: i32) -> f32 {
         let f = self.f;
-        let mut pooled = vec![0f32; f + 1];
-        let mut h = vec![0f32; f];
+        // `parse` keeps f at most MAX_FEATURES.
+        let mut pooled_buf = [0f32; MAX_FEATURES + 1];
+        let mut h_buf = [0f32; MAX_FEATURES];
+        let (pooled, h) = (&mut pooled_buf[..f + 1], &mut h_buf[..f]);
         for y in 0..b.height() {
             for x in 0..b.width() {
                 let i = b.idx(Pos::new(x as u8, y as u8));
@@ -154,7 +159,7 @@ impl CellNet {
                         }
                     }
                 }
-                for (p, a) in pooled.iter_mut().zip(&h) {
+                for (p, a) in pooled.iter_mut().zip(h.iter()) {
                     *p += a.clamp(0.0, 1.0);
                 }
             }

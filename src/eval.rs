@@ -287,6 +287,40 @@ pub fn net_for(b: &FastBoard) -> Option<(&'static Net, Option<usize>)> {
 /// Elo, half and half +85 (README, "Measured").
 pub const NET_SHARE_PCT: i32 = 50;
 
+/// The network a search of `b` blends in ([`net_for`]) and the size shift of its inputs:
+/// `home` overrides the side of the board the network was fitted on (knob `nethome`), and
+/// without `shift` the inputs are used as they are (knob `netshift`).
+pub fn net_with_shift(
+    b: &FastBoard,
+    home: Option<usize>,
+    shift: bool,
+) -> Option<(&'static Net, SizeShift)> {
+    net_for(b).map(|(n, own_home)| {
+        let shift = match home.or(own_home) {
+            Some(h) if shift => SizeShift::between(b.rule(), b.width(), b.height(), h),
+            _ => SizeShift::NONE,
+        };
+        (n, shift)
+    })
+}
+
+/// The static value a search computes: the pattern evaluation with the initiative weight and
+/// indicator terms, blended `pct` percent towards `net` where there is one and `pct > 0`.
+#[inline]
+pub fn search_value(
+    b: &FastBoard,
+    initiative_16ths: i64,
+    indicators: Option<&[i32; 16]>,
+    net: Option<(&Net, SizeShift)>,
+    pct: i32,
+) -> i32 {
+    let v = evaluate_with(b, initiative_16ths, indicators);
+    match net {
+        Some((n, shift)) if pct > 0 => blend(n, b, v, pct, shift),
+        _ => v,
+    }
+}
+
 /// The static value `base` moved `pct` percent of the way to the network's value of `b`.
 #[inline]
 pub fn blend(net: &Net, b: &FastBoard, base: i32, pct: i32, shift: SizeShift) -> i32 {

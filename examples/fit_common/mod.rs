@@ -257,21 +257,39 @@ pub fn mixed_label(result: f64, value: i32, k: f64, mix: f64) -> f64 {
     mix * result + (1.0 - mix) * p
 }
 
-/// The static value the search uses on `b` by default: the pattern evaluation with its
-/// indicator terms, blended with the rule's built-in network (on its own board).
+/// The static value the search computes on `b` with the default knobs (pattern evaluation,
+/// indicator terms and the rule's built-in network).
 pub fn search_static_value(b: &FastBoard) -> i32 {
-    use rensa::eval::{evaluate_with, INDICATORS, INITIATIVE_16THS};
-    let v = evaluate_with(b, INITIATIVE_16THS, Some(&INDICATORS));
-    match rensa::eval::net_for(b) {
-        Some((n, _)) => rensa::eval::blend(
-            n,
-            b,
-            v,
-            rensa::eval::NET_SHARE_PCT,
-            rensa::eval::SizeShift::NONE,
-        ),
-        None => v,
+    let t = rensa::search::alphabeta::Tuning::DEFAULT.for_rule(b.rule());
+    let net = rensa::eval::net_with_shift(b, None, t.net_shift);
+    rensa::eval::search_value(
+        b,
+        t.initiative_16ths,
+        rensa::eval::indicators_for(b.rule(), &t.indicators).as_ref(),
+        net,
+        t.net_pct,
+    )
+}
+
+/// The value (for the side to move, clamped to ±5000) of a search of `b`'s position by
+/// `engine` capped at `nodes` nodes, its hash cleared first, so that positions do not depend on
+/// each other.
+pub fn node_capped_value(engine: &mut rensa::engine::Engine, b: &FastBoard, nodes: u64) -> i32 {
+    engine.new_game(b.width(), b.height()).expect("board");
+    engine.clear_hash();
+    // The position's moves, oldest first.
+    for k in (0..b.ply()).rev() {
+        engine
+            .play(b.pos(b.move_back(k).expect("a move")))
+            .expect("legal move");
     }
+    let limits = rensa::engine::Limits {
+        max_nodes: Some(nodes),
+        ..Default::default()
+    };
+    let stop = AtomicBool::new(false);
+    let r = engine.think(&limits, &stop, &mut |_| {});
+    r.value.0.clamp(-5000, 5000)
 }
 
 /// One position in the binary form `examples/fit_nn.py` reads (see `dump_nn.rs`): `label` the

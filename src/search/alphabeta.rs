@@ -13,7 +13,6 @@ use super::vcf::{Vcf, VcfCache};
 use super::vct::{Vct, VctCache};
 use crate::board::fast::{near_list, unpack_near, FastBoard, Idx, NearList};
 use crate::board::pattern::{EvalWeights, Threat};
-use crate::eval::evaluate_with;
 use crate::pos::MAX_SIDE;
 use crate::types::{Color, Rule, Value};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -375,7 +374,7 @@ pub struct Tuning {
     /// Move-ordering bonus per threat class of a cell (keys `o1`..`o9`), for the side to move's
     /// threat (weighted like its cell score) and the opponent's (see [`ORDER_BONUS`]).
     pub order_bonus: [i32; 10],
-    /// Evaluation indicator terms (keys `i1`..`i16`, see [`evaluate_with`]; all zero = off). Not
+    /// Evaluation indicator terms (keys `i1`..`i16`, see [`crate::eval::evaluate_with`]; all zero = off). Not
     /// used in caro, whose evaluation keeps its hand-set form.
     pub indicators: [i32; 16],
     /// Percent of the evaluation network's value in the static value, where the rule has a
@@ -1017,6 +1016,8 @@ pub struct Searcher<'a> {
     indicators: Option<[i32; 16]>,
     /// The evaluation network of the rule, if it has one (see [`Tuning::net_pct`]).
     net: Option<(&'static crate::eval::Net, crate::eval::SizeShift)>,
+    /// The experimental cell network, when one is installed ([`crate::cellnet`]).
+    cellnet: Option<&'static crate::cellnet::CellNet>,
     /// The interior VCT's failure cache (allocated on first use).
     vct_cache: Option<Box<VctCache>>,
     /// Per ply: the static value there (`None` where the node did not compute it).
@@ -1109,16 +1110,11 @@ impl<'a> Searcher<'a> {
         let t = tuning().for_rule(b.rule());
         b.set_near_star(t.near_star != 0);
         let indicators = crate::eval::indicators_for(b.rule(), &t.indicators);
-        let net = crate::eval::net_for(&b).map(|(n, home)| {
-            let home = Some(t.net_home as usize).filter(|&h| h > 0).or(home);
-            let shift = match home {
-                Some(h) if t.net_shift => {
-                    crate::eval::SizeShift::between(b.rule(), b.width(), b.height(), h)
-                }
-                _ => crate::eval::SizeShift::NONE,
-            };
-            (n, shift)
-        });
+        let net = crate::eval::net_with_shift(
+            &b,
+            Some(t.net_home as usize).filter(|&h| h > 0),
+            t.net_shift,
+        );
         let policy = (t.policy != 0)
             .then(|| super::policy::policy_for(b.rule(), b.width(), b.height()))
             .flatten();
@@ -1155,6 +1151,7 @@ impl<'a> Searcher<'a> {
             near_cells: near_list(),
             policy,
             indicators,
+            cellnet: crate::cellnet::cellnet(),
             net,
             corr: if t.correction_pct > 0 {
                 vec![0; CORR_LEN * CORR_TABLES]
@@ -2094,18 +2091,14 @@ impl<'a> Searcher<'a> {
     /// The static evaluation with this search's knobs.
     #[inline]
     fn static_value(&self) -> i32 {
-        let v = evaluate_with(
+        let v = crate::eval::search_value(
             &self.b,
             self.tuning.initiative_16ths,
             self.indicators.as_ref(),
+            self.net,
+            self.tuning.net_pct,
         );
-        let v = match self.net {
-            Some((n, shift)) if self.tuning.net_pct > 0 => {
-                crate::eval::blend(n, &self.b, v, self.tuning.net_pct, shift)
-            }
-            _ => v,
-        };
-        match crate::cellnet::cellnet() {
+        match self.cellnet {
             Some(n) => n.value(&self.b, v),
             None => v,
         }
