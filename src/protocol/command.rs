@@ -59,6 +59,8 @@ pub enum Info {
     Strength(i64),
     /// Yixin/Rapfi analysis output level; > 0 switches GUI analysis lines on.
     ShowDetail(i64),
+    /// Yixin-Board's `pondering`: non-zero = think on the opponent's time.
+    Pondering(i64),
     /// A key we know whose value is not what the key needs (reported later as a MESSAGE).
     Invalid { key: String, value: String },
     /// Any other key: ignored silently.
@@ -526,6 +528,7 @@ fn parse_info(rest: &str) -> Info {
         "hash_size" => int(Info::HashSize),
         "strength" => int(Info::Strength),
         "show_detail" => int(Info::ShowDetail),
+        "pondering" => int(Info::Pondering),
         _ => Info::Other {
             key: shorten(&key_lc),
         },
@@ -766,6 +769,8 @@ mod tests {
             cmd("info show_detail 3"),
             Command::Info(Info::ShowDetail(3))
         );
+        assert_eq!(cmd("info pondering 1"), Command::Info(Info::Pondering(1)));
+        assert_eq!(cmd("INFO PONDERING 0"), Command::Info(Info::Pondering(0)));
         assert_eq!(
             cmd("INFO caution_factor 2 extra words"),
             Command::Info(Info::Other {

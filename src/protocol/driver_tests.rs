@@ -300,3 +300,150 @@ fn the_protocol_builds_every_rules_tables_before_it_is_asked() {
         assert!(crate::board::pattern::tables_built(rule), "{rule}");
     }
 }
+
+/// What [`pondering_probe`] makes: the search, the ponders started and stopped, and the
+/// number of stones each ponder saw.
+struct PonderProbe {
+    searcher: Arc<Searcher>,
+    started: Arc<std::sync::atomic::AtomicUsize>,
+    stopped: Arc<std::sync::atomic::AtomicUsize>,
+    seen: Arc<std::sync::Mutex<Vec<usize>>>,
+}
+
+/// A search that answers move requests like the engine and, when pondering, waits for its stop
+/// flag, counting and recording (see [`PonderProbe`]); `stuck_ponder` makes a ponder ignore its
+/// stop flag for two seconds.
+fn pondering_probe(stuck_ponder: bool) -> PonderProbe {
+    use std::sync::atomic::AtomicUsize;
+    let started = Arc::new(AtomicUsize::new(0));
+    let stopped = Arc::new(AtomicUsize::new(0));
+    let seen = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let (s1, s2, s3) = (
+        Arc::clone(&started),
+        Arc::clone(&stopped),
+        Arc::clone(&seen),
+    );
+    let searcher: Arc<Searcher> = Arc::new(move |engine, kind, limits, stop, on_info| {
+        if *kind != JobKind::Ponder {
+            return engine_search(engine, kind, limits, stop, on_info);
+        }
+        assert!(limits.turn_time_ms.is_none() && limits.max_nodes.is_none());
+        s1.fetch_add(1, Ordering::SeqCst);
+        s3.lock().unwrap().push(engine.game().moves().len());
+        let t = Instant::now();
+        if stuck_ponder {
+            std::thread::sleep(Duration::from_millis(2_000));
+        }
+        while !stop.load(Ordering::Relaxed) && t.elapsed() < Duration::from_secs(20) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        s2.fetch_add(1, Ordering::SeqCst);
+        JobOutcome::Move(SearchResult {
+            best: None,
+            value: Value::ZERO,
+            depth: 0,
+            nodes: 0,
+            elapsed_ms: 0,
+            pv: vec![],
+        })
+    });
+    PonderProbe {
+        searcher,
+        started,
+        stopped,
+        seen,
+    }
+}
+
+#[test]
+fn pondering_thinks_between_moves_silently_and_gives_way_to_the_next_command() {
+    let PonderProbe {
+        searcher,
+        started,
+        stopped,
+        seen,
+    } = pondering_probe(false);
+    let count = |c: &Arc<std::sync::atomic::AtomicUsize>| c.load(Ordering::SeqCst);
+    let brain = Brain::start(searcher);
+    brain.send("START 15");
+    assert_eq!(brain.recv(2_000), "OK");
+    brain.send("INFO timeout_turn 300");
+    // Off by default: no pondering after a move.
+    brain.send("BEGIN");
+    let a = is_move(&brain.recv(2_000)).expect("a move");
+    std::thread::sleep(Duration::from_millis(100));
+    assert_eq!(count(&started), 0);
+    brain.send("INFO pondering 1");
+    brain.send("TURN 0,0");
+    let b = is_move(&brain.recv(2_000)).expect("a move");
+    std::thread::sleep(Duration::from_millis(100));
+    assert_eq!((count(&started), count(&stopped)), (1, 0));
+    // The position after our move: three stones.
+    assert_eq!(*seen.lock().unwrap(), vec![3]);
+    // INFO lines are applied without stopping it.
+    brain.send("INFO time_left 100000");
+    std::thread::sleep(Duration::from_millis(100));
+    assert_eq!(count(&stopped), 0);
+    // A move request stops it and is answered on its own clock.
+    let t = Instant::now();
+    brain.send("TURN 0,1");
+    let c = is_move(&brain.recv(2_000)).expect("a move");
+    assert!(
+        t.elapsed() < Duration::from_millis(1_000),
+        "{:?}",
+        t.elapsed()
+    );
+    assert!(![a, b, Pos::new(0, 0), Pos::new(0, 1)].contains(&c));
+    std::thread::sleep(Duration::from_millis(100));
+    assert_eq!((count(&started), count(&stopped)), (2, 1));
+    // Other commands are answered as usual after it stops.
+    brain.send("ABOUT");
+    assert!(brain.recv(2_000).starts_with("name=\"Rensa\""));
+    std::thread::sleep(Duration::from_millis(100));
+    assert_eq!(count(&stopped), 2);
+    // ABOUT left it our opponent's turn, so no new pondering started; `INFO pondering 0`
+    // switches it off.
+    assert_eq!(count(&started), 2);
+    brain.send("INFO pondering 0");
+    brain.send("TURN 0,2");
+    assert!(is_move(&brain.recv(2_000)).is_some());
+    std::thread::sleep(Duration::from_millis(100));
+    assert_eq!(count(&started), 2);
+    // END while pondering: out at once, nothing printed.
+    brain.send("INFO pondering 1");
+    brain.send("TURN 0,3");
+    assert!(is_move(&brain.recv(2_000)).is_some());
+    std::thread::sleep(Duration::from_millis(100));
+    assert_eq!(count(&started), 3);
+    brain.send("END");
+    let output = brain.output.recv_timeout(Duration::from_millis(300));
+    assert!(output.is_err(), "{output:?}");
+    brain.ends_within(1_000);
+}
+
+#[test]
+fn a_ponder_that_ignores_its_stop_does_not_delay_the_next_move() {
+    let PonderProbe {
+        searcher, started, ..
+    } = pondering_probe(true);
+    let brain = Brain::start(searcher);
+    brain.send("START 15");
+    assert_eq!(brain.recv(2_000), "OK");
+    brain.send("INFO timeout_turn 300");
+    brain.send("INFO pondering 1");
+    brain.send("BEGIN");
+    let a = is_move(&brain.recv(2_000)).expect("a move");
+    std::thread::sleep(Duration::from_millis(100));
+    assert_eq!(started.load(Ordering::SeqCst), 1);
+    let t = Instant::now();
+    brain.send("TURN 0,0");
+    let b = is_move(&brain.recv(2_000)).expect("a move");
+    assert!(
+        t.elapsed() < Duration::from_millis(1_600),
+        "{:?}",
+        t.elapsed()
+    );
+    assert!(b != a && b != Pos::new(0, 0));
+    brain.send("END");
+    brain.ends_within(1_000);
+}

@@ -25,7 +25,7 @@ mod driver_tests;
 
 use crate::engine::{Limits, SearchInfo};
 use crate::Engine;
-use command::{Command, Parsed};
+use command::{Command, Info, Parsed};
 use io::{Event, JobOutcome};
 use output::Response;
 use session::{Job, JobKind, Session, Step};
@@ -79,7 +79,7 @@ pub fn engine_search(
     on_info: &mut dyn FnMut(&SearchInfo),
 ) -> JobOutcome {
     match kind {
-        JobKind::Move => JobOutcome::Move(engine.think(limits, stop, on_info)),
+        JobKind::Move | JobKind::Ponder => JobOutcome::Move(engine.think(limits, stop, on_info)),
         JobKind::Nbest(n) => JobOutcome::Nbest(engine.think_nbest(limits, *n, stop, on_info)),
         JobKind::Swap2 {
             stones,
@@ -215,21 +215,33 @@ impl<W: Write> Driver<W> {
         match self.session.handle(cmd, at) {
             Step::Reply(lines) => self.write(&lines)?,
             Step::Exit => return Ok(Flow::Exit),
-            Step::Search(job, engine) => return self.search(job, engine),
+            Step::Search(job, engine) => {
+                let flow = self.search(job, engine)?;
+                if flow == Flow::Continue && self.queue.is_empty() {
+                    if let Some((job, engine)) = self.session.ponder_job() {
+                        return self.ponder(job, engine);
+                    }
+                }
+                return Ok(flow);
+            }
         }
         Ok(Flow::Continue)
     }
 
-    /// Runs one job on a search thread and waits for it while serving the input.
-    fn search(&mut self, job: Box<Job>, mut engine: Box<Engine>) -> std::io::Result<Flow> {
-        let id = self.next_job;
-        self.next_job += 1;
-        self.dropped = 0;
-        let stop = self.stop.fresh();
-        let (kind, limits) = (job.kind.clone(), job.limits.clone());
+    /// Starts `searcher` on `kind` with `engine` on a search thread of its own as job `id`; it
+    /// reports progress and hands the engine back through the event channel. `Err` when no
+    /// thread could be started (the engine is then lost with the closure).
+    fn spawn_job(
+        &self,
+        id: u64,
+        kind: JobKind,
+        limits: Limits,
+        mut engine: Box<Engine>,
+        stop: Arc<AtomicBool>,
+    ) -> std::io::Result<()> {
         let tx = self.tx.clone();
         let searcher = Arc::clone(&self.searcher);
-        let spawned = std::thread::Builder::new()
+        std::thread::Builder::new()
             .name("rensa-search".into())
             .stack_size(SEARCH_STACK_BYTES)
             .spawn(move || {
@@ -246,8 +258,85 @@ impl<W: Write> Driver<W> {
                     engine,
                     outcome,
                 });
-            });
-        if let Err(e) = spawned {
+            })
+            .map(|_| ())
+    }
+
+    /// Thinks on the opponent's time (`INFO pondering 1`, see [`Session::ponder_job`]) until
+    /// the next command. INFO lines are applied as they come and the pondering goes on; any
+    /// other command stops it, waits up to [`timing::PONDER_STOP_MS`] for the engine (a fresh
+    /// one replaces it after that), and is then handled as usual, on the clock that started
+    /// when its line was read. `END` exits at once. Nothing is printed.
+    fn ponder(&mut self, job: Box<Job>, engine: Box<Engine>) -> std::io::Result<Flow> {
+        let id = self.next_job;
+        self.next_job += 1;
+        self.dropped = 0;
+        let stop = self.stop.fresh();
+        if let Err(e) = self.spawn_job(id, JobKind::Ponder, job.limits.clone(), engine, stop) {
+            log::error!("could not start the pondering thread: {e}");
+            self.session.rebuild_engine(&job);
+            return Ok(Flow::Continue);
+        }
+        log::debug!("pondering");
+        // Until a command comes that pondering must give way to.
+        loop {
+            match self.rx.recv() {
+                Err(_) => return Ok(Flow::Exit),
+                Ok(Event::Done { job: j, engine, .. }) if j == id => {
+                    // The search ended by itself (a proven result, or the depth cap).
+                    self.session.end_ponder(engine);
+                    return Ok(Flow::Continue);
+                }
+                Ok(Event::Done { .. } | Event::Progress { .. }) => {}
+                Ok(Event::Input { parsed, at }) => match parsed {
+                    Ok(Command::End) => return Ok(Flow::Exit),
+                    Ok(Command::Info(info)) if !matches!(info, Info::Pondering(0)) => {
+                        log::debug!("< {:?} (pondering)", Command::Info(info.clone()));
+                        self.session.apply_info(info);
+                    }
+                    other => {
+                        self.enqueue(other, at);
+                        break;
+                    }
+                },
+            }
+        }
+        self.stop.raise();
+        let give_up = Instant::now() + Duration::from_millis(timing::PONDER_STOP_MS);
+        loop {
+            match self
+                .rx
+                .recv_timeout(give_up.saturating_duration_since(Instant::now()))
+            {
+                Ok(Event::Done { job: j, engine, .. }) if j == id => {
+                    self.session.end_ponder(engine);
+                    return Ok(Flow::Continue);
+                }
+                Ok(Event::Done { .. } | Event::Progress { .. }) => {}
+                Ok(Event::Input { parsed, at }) => {
+                    if matches!(parsed, Ok(Command::End)) {
+                        return Ok(Flow::Exit);
+                    }
+                    self.enqueue(parsed, at);
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    log::error!("pondering did not stop in time");
+                    self.session.rebuild_engine(&job);
+                    return Ok(Flow::Continue);
+                }
+                Err(RecvTimeoutError::Disconnected) => return Ok(Flow::Exit),
+            }
+        }
+    }
+
+    /// Runs one job on a search thread and waits for it while serving the input.
+    fn search(&mut self, job: Box<Job>, engine: Box<Engine>) -> std::io::Result<Flow> {
+        let id = self.next_job;
+        self.next_job += 1;
+        self.dropped = 0;
+        let stop = self.stop.fresh();
+        let (kind, limits) = (job.kind.clone(), job.limits.clone());
+        if let Err(e) = self.spawn_job(id, kind, limits, engine, stop) {
             // Could not start a thread: answer with the fallback and carry on without the engine
             // state of this move (rebuilt from the job).
             log::error!("could not start the search thread: {e}");

@@ -57,6 +57,8 @@ pub struct Settings {
     pub threads: usize,
     pub strength: u32,
     pub show_detail: i64,
+    /// `INFO pondering`: think on the opponent's time (see [`Session::ponder_job`]).
+    pub pondering: bool,
     pub game_type: i64,
     /// `INFO folder`; we store nothing there (and would only ever write under `folder/Rensa/`).
     pub folder: Option<String>,
@@ -76,6 +78,7 @@ impl Default for Settings {
             threads: 1,
             strength: 100,
             show_detail: 0,
+            pondering: false,
             game_type: 1,
             folder: None,
         }
@@ -115,6 +118,10 @@ pub enum JobKind {
         bias: i32,
         budget_ms: u64,
     },
+    /// Thinking on the opponent's time (`INFO pondering 1`): a search of the position after our
+    /// move, with no limit, that only fills the engine's tables; stopped by the next command,
+    /// and its result dropped.
+    Ponder,
 }
 
 /// A search to run on the search thread, with its backstop.
@@ -357,6 +364,7 @@ impl Session {
                 }
             }
             Info::ShowDetail(v) => s.show_detail = v,
+            Info::Pondering(v) => s.pondering = v != 0,
             Info::Other { key } => log::debug!("INFO {key} ignored"),
             Info::Invalid { key, value } => self.note(format!(
                 "INFO {key} '{value}' is not a valid value; ignored"
@@ -898,7 +906,7 @@ impl Session {
                 self.our_last = moves.first().copied()
             }
             JobKind::Balance { two: true, .. } => self.our_last = None,
-            JobKind::Nbest(_) | JobKind::Swap2 { .. } => {}
+            JobKind::Nbest(_) | JobKind::Swap2 { .. } | JobKind::Ponder => {}
         }
     }
 
@@ -938,6 +946,50 @@ impl Session {
         for &p in &job.fallback_moves {
             let _ = e.play(p);
         }
+    }
+
+    /// A search on the opponent's time, when `INFO pondering` asks for one and we have just
+    /// answered a move request: the position after our move, searched with no limit until the
+    /// next command stops it, to fill the engine's tables for our next move. Not with a handicap
+    /// (`strength` below 100, `max_node`, `max_depth`), whose searches must stay as weak as
+    /// asked, nor when the game is over. The engine goes with the job; [`Session::end_ponder`]
+    /// takes it home.
+    pub fn ponder_job(&mut self) -> Option<(Box<Job>, Box<Engine>)> {
+        let s = &self.settings;
+        if !s.pondering || s.strength < 100 || s.max_nodes.is_some() || s.max_depth.is_some() {
+            return None;
+        }
+        let g = self.engine.as_deref()?.game();
+        if self.our_last.is_none() || g.moves().last().copied() != self.our_last {
+            return None;
+        }
+        if g.is_over() || g.board().is_full() {
+            return None;
+        }
+        let size = (g.board().width(), g.board().height());
+        let moves = g.moves().to_vec();
+        let limits = Limits {
+            threads: s.threads,
+            ..Limits::default()
+        };
+        let job = Job {
+            kind: JobKind::Ponder,
+            limits,
+            at: Instant::now(),
+            deadlines: None,
+            fallback: Vec::new(),
+            fallback_moves: Vec::new(),
+            prefix: Vec::new(),
+            size,
+            moves,
+        };
+        let engine = self.engine.take()?;
+        Some((Box::new(job), engine))
+    }
+
+    /// The engine came back from pondering: take it home (the search's answer is dropped).
+    pub fn end_ponder(&mut self, engine: Box<Engine>) {
+        self.engine = Some(engine);
     }
 
     /// Lines to print for search progress (only in GUI mode).
@@ -1614,6 +1666,45 @@ mod tests {
         assert!(lines.contains(&"INFO BESTLINE 7,7 8,8".to_string()));
         assert!(lines.contains(&"INFO EVAL 40".to_string()));
         assert_eq!(lines.last().unwrap(), "INFO PV DONE");
+    }
+
+    #[test]
+    fn pondering_follows_our_own_moves_only_and_never_a_handicapped_search() {
+        let mut s = started();
+        assert!(is_move(&run(&mut s, "BEGIN")[0]));
+        // Off by default.
+        assert!(s.ponder_job().is_none());
+        run(&mut s, "INFO pondering 1");
+        let (job, engine) = s.ponder_job().expect("our move was the last one");
+        assert_eq!(job.kind, JobKind::Ponder);
+        assert!(job.deadlines.is_none() && job.fallback.is_empty());
+        assert_eq!(job.limits.turn_time_ms, None);
+        assert_eq!(engine.game().moves().len(), 1);
+        // While the engine is away nothing else can ponder; it comes home unchanged.
+        assert!(s.ponder_job().is_none());
+        s.end_ponder(engine);
+        assert_eq!(s.game().moves().len(), 1);
+        // After the next move, again; after a takeback it is our turn: no pondering.
+        assert!(run(&mut s, "TURN 0,0").iter().any(|l| is_move(l)));
+        assert!(s.ponder_job().map(|(_, e)| s.end_ponder(e)).is_some());
+        let last = s.game().moves().last().copied().unwrap();
+        assert_eq!(run(&mut s, &format!("TAKEBACK {last}")), vec!["OK"]);
+        assert!(s.ponder_job().is_none());
+        // Handicaps search exactly as weakly as asked.
+        for (key, value) in [("strength", "50"), ("max_node", "1000"), ("max_depth", "4")] {
+            let mut h = started();
+            run(&mut h, "INFO pondering 1");
+            run(&mut h, &format!("INFO {key} {value}"));
+            assert!(is_move(&run(&mut h, "BEGIN")[0]));
+            assert!(h.ponder_job().is_none(), "{key}");
+        }
+        // A game our move has won is not pondered.
+        let mut g = started();
+        run(&mut g, "INFO pondering 1");
+        let board = "BOARD 5,5,2 0,0,1 6,5,2 1,0,1 7,5,2 2,0,1 9,9,2 3,0,1 8,8,2 DONE";
+        assert_eq!(run(&mut g, board), vec!["4,0"]);
+        assert!(g.game().is_over());
+        assert!(g.ponder_job().is_none());
     }
 
     #[test]

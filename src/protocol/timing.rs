@@ -21,6 +21,14 @@ pub const ABANDON_AFTER_MS: u64 = 3_000;
 /// After a stop request (`yxstop`, `INFO timeout_turn 0`), how long the engine may take to return
 /// its best move before the fallback answers, in ms.
 pub const STOP_GRACE_MS: u64 = 100;
+/// How long a command waits for pondering to stop (see the protocol's `Driver::ponder`) before a
+/// fresh engine takes over. The search looks at its stop flag every few thousand nodes, so it
+/// stops within milliseconds (median 0.6 ms, longest 7 ms in 50 tries, one and two threads);
+/// this bounds a thread that does not come back, such as the first search with helpers faulting
+/// in a large hash table. A fresh engine costs the hash table and, while the old thread still
+/// holds its own, twice the memory, so the wait is generous; the move's own deadlines still run
+/// from when its line was read.
+pub const PONDER_STOP_MS: u64 = 500;
 
 /// After the fallback answer, once another command is waiting, how much longer to wait for the
 /// late engine before building a fresh one (so the next move is not delayed), in ms.
