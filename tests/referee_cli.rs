@@ -119,6 +119,49 @@ fn match_of_fake_engines_writes_records_and_logs() {
 }
 
 #[test]
+fn the_folder_is_sent_as_an_absolute_path() {
+    // Bug (audit): a relative `--folder` was sent as given, which from an engine running in
+    // another directory (`dir=`) named a folder that does not exist.
+    let base = temp_dir("folder");
+    let wd = base.join("wd");
+    std::fs::create_dir_all(&wd).unwrap();
+    let wd_spec = format!("dir={}", wd.display());
+    let o = Command::new(REFEREE)
+        .current_dir(&base)
+        .args([
+            "match",
+            "--engine",
+            FAKE,
+            "name=a",
+            &wd_spec,
+            "--engine",
+            FAKE,
+            "name=b",
+            "--games",
+            "1",
+            "--turn-ms",
+            "300",
+            "--folder",
+            "fol",
+            "--log-protocol",
+            "--quiet",
+            "--out",
+            "run",
+        ])
+        .stdin(Stdio::null())
+        .output()
+        .expect("run rensa-referee");
+    assert!(o.status.success(), "stderr: {}", text(&o.stderr));
+    let log = std::fs::read_to_string(base.join("run/logs/game-000000.log")).unwrap();
+    let want = std::fs::canonicalize(base.join("fol/a")).unwrap();
+    assert!(
+        log.contains(&format!("> INFO folder {}", want.display())),
+        "{log}"
+    );
+    let _ = std::fs::remove_dir_all(&base);
+}
+
+#[test]
 fn round_robin_and_gauntlet_schedule_every_pairing() {
     for (kind, games) in [("round-robin", 6), ("gauntlet", 4)] {
         let out = temp_dir(kind);

@@ -233,6 +233,23 @@ fn match_clock_runs_out() {
 }
 
 #[test]
+fn an_exhausted_match_clock_is_not_refilled_by_the_tolerance() {
+    // Bug (audit): with the time left held at 0, every move got the whole tolerance again, and an
+    // engine answering within the tolerance played on for ever.
+    let mut slow = engine("a", &["--mode", "late", "--after", "1", "--sleep-ms", "60"]);
+    slow.time = TimeControl {
+        turn_ms: 1000,
+        match_ms: 300,
+        increment_ms: 0,
+        tolerance_ms: 100,
+    };
+    let (r, _) = play(slow, engine("b", &[]), settings(), vec![]);
+    assert_loss(&r, Color::Black, EndReason::Timeout, "");
+    // About seven moves of 60 ms spend the 300 ms and the 100 ms tolerance.
+    assert!(r.moves.len() <= 2 * 10, "{r:?}");
+}
+
+#[test]
 fn occupied_point_is_illegal() {
     let (r, _) = play(
         engine("a", &[]),

@@ -56,6 +56,26 @@ impl TimeControl {
         }
     }
 
+    /// How long the next answer may take, tolerance included, given `time_left_ms` (which goes
+    /// below zero when earlier moves used part of their tolerance): `tolerance + min(turn limit,
+    /// match time left)` as GomocupJudge computes it. The tolerance absorbs an overrun of the
+    /// match clock once per game, not once per move: what a move takes beyond the time left is
+    /// taken from the next moves' tolerance. `None` when nothing is left at all (the engine has
+    /// lost on time before it is asked).
+    pub fn answer_limit_ms(&self, time_left_ms: i64) -> Option<u64> {
+        let turn = match self.turn_ms {
+            0 => u64::MAX / 4,
+            t => t,
+        } as i128;
+        let avail = if self.match_ms == 0 {
+            turn
+        } else {
+            turn.min(time_left_ms as i128)
+        };
+        let limit = avail + self.tolerance_ms as i128;
+        (limit > 0).then(|| limit.min(u64::MAX as i128 / 4) as u64)
+    }
+
     /// The value announced as `INFO timeout_turn` (the match budget when there is no turn limit,
     /// because `timeout_turn 0` would mean "answer instantly").
     pub fn announced_turn_ms(&self) -> u64 {
@@ -737,6 +757,8 @@ impl Table<'_, '_> {
         if let Some(folder) = &settings.folder {
             let dir = folder.join(sanitize(&name));
             let _ = std::fs::create_dir_all(&dir);
+            // Absolute: the engine may run in another directory (`dir=`).
+            let dir = std::fs::canonicalize(&dir).unwrap_or(dir);
             info.push(("folder".to_string(), dir.display().to_string()));
         }
         info.extend(config.extra_info.iter().cloned());
@@ -801,8 +823,17 @@ impl Table<'_, '_> {
         let settings = self.settings;
         let player = &mut self.players[slot];
         let tc = player.session.config.time;
-        let budget_ms = tc.budget_ms(player.time_left_ms);
-        let limit_ms = budget_ms.saturating_add(tc.tolerance_ms);
+        let Some(limit_ms) = tc.answer_limit_ms(player.time_left_ms) else {
+            return Err(fault(
+                slot,
+                EndReason::Timeout,
+                format!(
+                    "match clock exhausted: {} ms over, more than the {} ms tolerance",
+                    -player.time_left_ms, tc.tolerance_ms
+                ),
+            )
+            .into());
+        };
         let Some(process) = player.session.process.as_mut() else {
             return Err(fault(slot, EndReason::Crash, "has no process".into()).into());
         };
@@ -1026,5 +1057,33 @@ mod tests {
         assert_eq!(no_turn.announced_turn_ms(), 120_000);
         let no_match = TimeControl { match_ms: 0, ..tc };
         assert_eq!(no_match.budget_ms(UNLIMITED_TIME_LEFT_MS), 5000);
+    }
+
+    #[test]
+    fn an_overrun_of_the_match_clock_comes_out_of_later_tolerance() {
+        // Bug (audit): the time left stopped at 0 and every move got the whole tolerance again,
+        // so an engine could overrun its match clock by a tolerance per move.
+        let tc = TimeControl {
+            turn_ms: 5000,
+            match_ms: 120_000,
+            increment_ms: 0,
+            tolerance_ms: 1000,
+        };
+        assert_eq!(tc.answer_limit_ms(120_000), Some(6000));
+        assert_eq!(tc.answer_limit_ms(3000), Some(4000));
+        assert_eq!(tc.answer_limit_ms(0), Some(1000));
+        assert_eq!(tc.answer_limit_ms(-600), Some(400));
+        assert_eq!(tc.answer_limit_ms(-1000), None);
+        assert_eq!(tc.answer_limit_ms(-5000), None);
+        let no_match = TimeControl { match_ms: 0, ..tc };
+        assert_eq!(no_match.answer_limit_ms(-5000), Some(6000));
+        let no_turn = TimeControl { turn_ms: 0, ..tc };
+        assert_eq!(no_turn.answer_limit_ms(7000), Some(8000));
+        let none = TimeControl {
+            turn_ms: 0,
+            match_ms: 0,
+            ..tc
+        };
+        assert!(none.answer_limit_ms(0).unwrap() > 1 << 40);
     }
 }
