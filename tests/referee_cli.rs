@@ -119,6 +119,48 @@ fn match_of_fake_engines_writes_records_and_logs() {
 }
 
 #[test]
+fn openings_at_the_draw_limit_and_sprt_outside_a_match_are_refused() {
+    // Bug (audit): a draw limit no opening fits under played 0 games and exited 0, and --sprt with
+    // a gauntlet was exit code 1, not the usage error's 2.
+    let out = temp_dir("drawlimit");
+    let args = [
+        &TWO_FAKES[..],
+        &[
+            "--draw-after",
+            "3",
+            "--games",
+            "2",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+    ]
+    .concat();
+    let o = referee(&args, Duration::from_secs(30));
+    assert_eq!(o.status.code(), Some(1));
+    let err = text(&o.stderr);
+    assert!(
+        err.contains("openings skipped: their stones reach the draw limit of 3"),
+        "{err}"
+    );
+    let o = referee(
+        &[
+            "gauntlet",
+            "--engine",
+            FAKE,
+            "--engine",
+            FAKE,
+            "--engine",
+            FAKE,
+            "--sprt",
+            "0,10,0.05,0.05",
+        ],
+        Duration::from_secs(30),
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
 fn the_folder_is_sent_as_an_absolute_path() {
     // Bug (audit): a relative `--folder` was sent as given, which from an engine running in
     // another directory (`dir=`) named a folder that does not exist.

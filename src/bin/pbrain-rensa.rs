@@ -51,7 +51,8 @@ fn main() -> anyhow::Result<()> {
                 "pbrain-rensa {}: a Gomoku / Renju engine for the Gomocup (Piskvork) protocol\n\n\
                  usage:\n  pbrain-rensa                 speak the protocol on stdin/stdout (START, BEGIN, TURN, BOARD, ... END)\n  \
                  pbrain-rensa bench           fixed-depth benchmark; last line 'Bench: <nodes>'\n  \
-                 pbrain-rensa tactics [--time-ms N] [SUITES...]   run the tactical suites\n\n\
+                 pbrain-rensa tactics [--time-ms N] [SUITES...]   run the tactical suites\n  \
+                 pbrain-rensa --version       print the version\n\n\
                  Logs go to stderr when RUST_LOG is set (e.g. RUST_LOG=debug).",
                 env!("CARGO_PKG_VERSION")
             );
@@ -63,12 +64,27 @@ fn main() -> anyhow::Result<()> {
                 std::process::exit(2);
             }
         },
-        // Any other first argument is ignored: managers start the brain without arguments.
-        _ => match rensa::protocol::run(io::stdin(), io::stdout()) {
-            // The manager closed our stdout: it is gone, so there is nobody left to tell.
-            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {}
-            r => r?,
-        },
+        Some("-V" | "--version" | "version") => {
+            println!("pbrain-rensa {}", env!("CARGO_PKG_VERSION"));
+        }
+        // Any other argument is ignored (managers start the brain without arguments), with a
+        // word on stderr for a person who meant something by it.
+        other => {
+            if let Some(a) = other {
+                eprintln!("pbrain-rensa: argument {a:?} ignored; speaking the protocol on stdin (see --help)");
+            }
+            run_protocol()?;
+        }
+    }
+    Ok(())
+}
+
+/// The protocol on stdin/stdout until `END` or end of input.
+fn run_protocol() -> anyhow::Result<()> {
+    match rensa::protocol::run(io::stdin(), io::stdout()) {
+        // The manager closed our stdout: it is gone, so there is nobody left to tell.
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {}
+        r => r?,
     }
     Ok(())
 }

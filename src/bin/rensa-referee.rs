@@ -203,6 +203,13 @@ struct JudgeArgs {
     /// Also print black's forbidden points in the final position (renju).
     #[arg(long)]
     forbidden: bool,
+    /// Draw once this many stones are on the board, as `match --draw-after` (renju: size² − 25 by
+    /// default, as in Gomocup).
+    #[arg(long)]
+    draw_after: Option<usize>,
+    /// No renju cut-off at size² − 25 stones (as `match --no-renju-cutoff`).
+    #[arg(long)]
+    no_renju_cutoff: bool,
 }
 
 fn main() -> ExitCode {
@@ -384,6 +391,9 @@ fn parse_engine_spec(tokens: &[String], base: TimeControl) -> anyhow::Result<Eng
         match kv {
             Some(("cmd", v)) => program = Some(PathBuf::from(v)),
             Some(("arg", v)) => spec.command.args.push(v.to_string()),
+            Some(("name", v)) if v.trim().is_empty() => {
+                bail!("'{t}': an engine name cannot be empty")
+            }
             Some(("name", v)) => spec.name = Some(v.to_string()),
             Some(("dir", v)) => spec.command.dir = Some(PathBuf::from(v)),
             Some(("turn-ms", v)) => spec.time.turn_ms = ms(v)?,
@@ -501,6 +511,7 @@ fn load_openings(
     width: usize,
     height: usize,
     rule: Rule,
+    draw_after: Option<usize>,
 ) -> anyhow::Result<Vec<Vec<Pos>>> {
     if a.no_openings || a.swap2 {
         return Ok(Vec::new());
@@ -523,11 +534,16 @@ fn load_openings(
         None => openings::builtin_openings(rule, width, height),
     };
     let total = list.len();
+    let mut at_limit = 0;
     let good: Vec<Vec<Pos>> = list
         .into_iter()
         .enumerate()
         .filter_map(
             |(i, o)| match openings::check_playable(rule, width, height, &o.moves) {
+                Ok(()) if draw_after.is_some_and(|n| o.moves.len() >= n) => {
+                    at_limit += 1;
+                    None
+                }
                 Ok(()) => Some(o.moves),
                 Err(e) => {
                     say!("rensa-referee: opening {} skipped: {e}", i + 1);
@@ -536,6 +552,17 @@ fn load_openings(
             },
         )
         .collect();
+    if at_limit > 0 {
+        say!(
+            "rensa-referee: {at_limit} of {total} openings skipped: their stones reach the draw limit of {} stones ({})",
+            draw_after.unwrap_or(0),
+            if a.draw_after.is_some() {
+                "--draw-after"
+            } else {
+                "the renju cut-off"
+            }
+        );
+    }
     if total > 0 && good.is_empty() {
         bail!("no playable opening");
     }
@@ -610,7 +637,7 @@ fn build_config(tournament: Tournament, a: &RunArgs) -> anyhow::Result<RunConfig
     settings.restart_per_game = a.restart_per_game;
     settings.folder = a.folder.clone();
     settings.lf_line_endings = a.lf;
-    let openings = load_openings(a, width, height, rule)?;
+    let openings = load_openings(a, width, height, rule, settings.draw_after)?;
     if !openings.is_empty() {
         say!(
             "rensa-referee: {} openings from {}",
@@ -636,6 +663,12 @@ fn build_config(tournament: Tournament, a: &RunArgs) -> anyhow::Result<RunConfig
     if let Some(seed) = shuffle_seed {
         say!("rensa-referee: opening shuffle seed {seed} (repeat with --seed {seed})");
     }
+    if width > rensa::referee::sgf::MAX_SGF_SIDE || height > rensa::referee::sgf::MAX_SGF_SIDE {
+        say!(
+            "rensa-referee: no SGF files: SGF coordinates stop at {} and the board is {width}x{height} (games.jsonl has every game)",
+            rensa::referee::sgf::MAX_SGF_SIDE
+        );
+    }
     let out_dir = a.out.clone().unwrap_or_else(default_out_dir);
     let engines = name_engines(specs, Duration::from_millis(a.about_timeout_ms))?;
     Ok(RunConfig {
@@ -657,7 +690,7 @@ fn build_config(tournament: Tournament, a: &RunArgs) -> anyhow::Result<RunConfig
 fn run_tournament(tournament: Tournament, a: RunArgs) -> anyhow::Result<ExitCode> {
     let sprt = a.sprt.as_deref().map(parse_sprt).transpose()?;
     if sprt.is_some() && tournament != Tournament::Match {
-        bail!("--sprt works with two-engine matches only");
+        return Err(usage(anyhow!("--sprt works with two-engine matches only")));
     }
     let config = build_config(tournament, &a)?;
     execute(&config, sprt)
@@ -759,7 +792,16 @@ fn parse_moves(text: &str) -> anyhow::Result<Vec<Pos>> {
             })
             .collect()
     } else {
-        parse_algebraic(&cleaned).map_err(|e| anyhow!("{e}"))
+        // Each token holds one or more whole moves (`h8`, `h8i9j10`): a move never runs on
+        // into the next token, so `h1 1` is an error, not `h11`.
+        let mut moves = Vec::new();
+        for t in tokens {
+            if t.contains(',') {
+                bail!("'{t}' is an x,y move among moves in letters (h8); give every move the same way");
+            }
+            moves.extend(parse_algebraic(t).map_err(|e| anyhow!("'{t}': {e}"))?);
+        }
+        Ok(moves)
     }
 }
 
@@ -778,26 +820,44 @@ fn judge(a: JudgeArgs) -> anyhow::Result<ExitCode> {
             "no moves to judge: give them as arguments (h8 i9 ... or 7,7 8,8 ...) or with --file"
         );
     }
+    if a.draw_after == Some(0) {
+        return Err(usage(anyhow!("--draw-after needs at least 1 stone")));
+    }
+    // The same draw limit as `match` with the same options.
+    let mut draw_after = GameSettings::new(width, height, rule).draw_after;
+    if a.no_renju_cutoff {
+        draw_after = None;
+    }
+    if a.draw_after.is_some() {
+        draw_after = a.draw_after;
+    }
     {
         use std::io::Write as _;
         let _ = write!(
             std::io::stdout(),
             "{}",
-            judge_text(&moves, width, height, rule, a.forbidden)
+            judge_text(&moves, width, height, rule, draw_after, a.forbidden)
         );
     }
     Ok(ExitCode::SUCCESS)
 }
 
 /// The judge's report for a move list.
-fn judge_text(moves: &[Pos], width: usize, height: usize, rule: Rule, forbidden: bool) -> String {
+fn judge_text(
+    moves: &[Pos],
+    width: usize,
+    height: usize,
+    rule: Rule,
+    draw_after: Option<usize>,
+    forbidden: bool,
+) -> String {
     let n = moves.len();
     let mut out = format!(
         "{width}x{height} {rule}, {n} move{} given\n",
         if n == 1 { "" } else { "s" }
     );
     let mut game = match Game::new(width, height, rule) {
-        Ok(g) => g,
+        Ok(g) => g.with_draw_after(draw_after),
         Err(e) => return format!("{out}error: {e}\n"),
     };
     for (i, &p) in moves.iter().enumerate() {
@@ -976,18 +1036,44 @@ mod tests {
     #[test]
     fn judge_reports_five_and_unfinished() {
         let moves = parse_moves("h8h9i8i9j8j9k8k9l8").unwrap();
-        let t = judge_text(&moves, 15, 15, Rule::Freestyle, false);
+        let t = judge_text(&moves, 15, 15, Rule::Freestyle, None, false);
         assert!(t.contains("black wins by five at move 9"), "{t}");
-        let t = judge_text(&moves[..4], 15, 15, Rule::Freestyle, false);
+        let t = judge_text(&moves[..4], 15, 15, Rule::Freestyle, None, false);
         assert!(t.contains("unfinished, black to move"), "{t}");
         let renju = parse_moves("h8h9i7i9h10i6i11i12").unwrap();
-        let t = judge_text(&renju, 15, 15, Rule::Renju, true);
+        let t = judge_text(&renju, 15, 15, Rule::Renju, None, true);
         assert!(t.contains("forbidden for black: 6,8\n"), "{t}");
         let occ = parse_moves("7,7 7,7").unwrap();
-        let t = judge_text(&occ, 15, 15, Rule::Freestyle, false);
+        let t = judge_text(&occ, 15, 15, Rule::Freestyle, None, false);
         assert!(
             t.contains("black wins: white move 2 (7,7) is illegal"),
             "{t}"
         );
+    }
+
+    #[test]
+    fn judge_applies_the_draw_limit_of_match() {
+        // Bug (audit): a 6x6 renju game that `match` drew at 11 stones (36 - 25) was "unfinished".
+        let moves = parse_moves("3,3 2,3 5,3 2,2 3,2 3,1 2,1 5,4 4,0 1,5 1,4").unwrap();
+        let limit = GameSettings::new(6, 6, Rule::Renju).draw_after;
+        assert_eq!(limit, Some(11));
+        let t = judge_text(&moves, 6, 6, Rule::Renju, limit, false);
+        assert!(t.contains("result: draw at move 11"), "{t}");
+        let t = judge_text(&moves, 6, 6, Rule::Renju, None, false);
+        assert!(t.contains("unfinished"), "{t}");
+    }
+
+    #[test]
+    fn judge_reads_each_token_as_whole_moves() {
+        // Bug (audit): tokens were joined, so `h1 1` read as h11 and `h8 7,8` as row 878.
+        assert_eq!(
+            parse_moves("h8 i9j10").unwrap(),
+            parse_moves("h8i9j10").unwrap()
+        );
+        assert!(parse_moves("h1 1").is_err());
+        let e = parse_moves("h8 7,8").unwrap_err().to_string();
+        assert!(e.contains("'7,8'"), "{e}");
+        let e = parse_moves("h8\ni").unwrap_err().to_string();
+        assert!(e.starts_with("'i'"), "{e}");
     }
 }

@@ -479,14 +479,13 @@ impl Session {
         let ok = |v: u64| (MIN_SIDE as u64..=MAX_SIDE as u64).contains(&v);
         if !ok(width) || !ok(height) {
             // Numbers too large for 64 bits arrive saturated.
-            let side = |v: u64| match v {
-                u64::MAX => "(too large)".to_string(),
-                v => v.to_string(),
+            let size = if width == u64::MAX || height == u64::MAX {
+                "beyond any board".to_string()
+            } else {
+                format!("{width}x{height}")
             };
             return err(format!(
-                "Unsupported size {}x{}; use 15 or 20 (supported: {MIN_SIDE} to {MAX_SIDE})",
-                side(width),
-                side(height)
+                "Unsupported size {size}; use 15 or 20 (supported: {MIN_SIDE} to {MAX_SIDE})"
             ));
         }
         // The hash is kept: Yixin-Board sends START before every search and clears the hash
@@ -834,6 +833,13 @@ impl Session {
         let Some(best) = self.quick_move() else {
             return err(self.no_move_reason());
         };
+        if !is_legal(self.game(), best) {
+            // Renju black with only fouls left (the quick move is legal whenever a legal cell
+            // is free): there is no legal move, and a foul is still a move.
+            self.note(format!(
+                "no legal move: every free empty cell is forbidden for black; playing {best}, a foul"
+            ));
+        }
         let limit = self.move_limit_ms();
         self.job(
             JobKind::Move,
@@ -1705,6 +1711,23 @@ mod tests {
         assert_eq!(run(&mut g, board), vec!["4,0"]);
         assert!(g.game().is_over());
         assert!(g.ponder_job().is_none());
+    }
+
+    #[test]
+    fn black_with_only_fouls_left_says_so_before_its_foul() {
+        // Audit: every empty cell forbidden for black (two overline points); the engine played one
+        // without a word.
+        let mut s = Session::new();
+        run(&mut s, "INFO timeout_turn 200");
+        assert_eq!(run(&mut s, "START 6"), vec!["OK"]);
+        run(&mut s, "INFO rule 4");
+        let stones = "0,1,1 3,3,2 5,4,1 4,4,2 4,0,1 0,5,2 5,1,1 4,1,2 3,2,1 1,1,2 5,0,1 2,2,2 1,5,1 \
+                      2,3,2 2,5,1 4,2,2 5,2,1 2,4,2 1,3,1 0,3,2 1,0,1 1,4,2 0,0,1 3,4,2 2,0,1 2,1,2 \
+                      0,4,1 1,2,2 4,5,1 3,1,2 5,5,1 3,5,2 0,2,1 4,3,2";
+        let out = run(&mut s, &format!("BOARD {stones} DONE"));
+        assert_eq!(out.len(), 2, "{out:?}");
+        assert!(out[0].starts_with("MESSAGE no legal move"), "{out:?}");
+        assert!(out[1] == "3,0" || out[1] == "5,3", "{out:?}");
     }
 
     #[test]

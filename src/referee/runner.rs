@@ -109,13 +109,18 @@ pub fn schedule(config: &RunConfig) -> Vec<Scheduled> {
     let order = opening_order(config.openings.len(), config.shuffle_seed);
     let mut out = Vec::new();
     let (w, h) = (config.settings.width, config.settings.height);
+    // The symmetries a pass may use: all eight on a square board, on a rectangle the four that
+    // keep the axes (the others would fall back to the opening as it is, replaying it).
+    let symmetries: Vec<u8> = (0..openings::SYMMETRIES)
+        .filter(|&s| w == h || !openings::is_transposing(s))
+        .collect();
     for k in 0..pairs_per_pairing {
         let opening_index = (!order.is_empty()).then(|| order[k % order.len()]);
         let mut opening = opening_index
             .map(|i| config.openings[i].clone())
             .unwrap_or_default();
         if config.transform && !order.is_empty() {
-            let symmetry = ((k / order.len()) % openings::SYMMETRIES as usize) as u8;
+            let symmetry = symmetries[(k / order.len()) % symmetries.len()];
             if let Some(t) = openings::transform(&opening, symmetry, w, h) {
                 opening = t;
             }
@@ -336,9 +341,9 @@ fn record_line(r: &GameRecord) -> String {
     line
 }
 
-/// SGF text for `r`.
+/// SGF text for `r` (none on a board SGF cannot hold).
 fn record_sgf(r: &GameRecord) -> Option<String> {
-    Some(sgf::to_sgf(r))
+    sgf::to_sgf(r)
 }
 
 /// Records already in `dir` (for `--resume`). Unreadable lines (e.g. the half-written last line
@@ -865,6 +870,29 @@ mod tests {
             Some(s[4].spec.opening.clone()),
             openings::transform(&c.openings[0], 1, 15, 15)
         );
+    }
+
+    #[test]
+    fn transform_on_a_rectangle_cycles_through_the_four_axis_keeping_symmetries() {
+        // Bug (audit): the passes of the four axis-exchanging symmetries replayed the opening as
+        // it was, so 20x15 runs repeated the untransformed games.
+        let mut c = config(2, Tournament::Match, 16);
+        c.transform = true;
+        c.settings.width = 20;
+        c.settings.height = 15;
+        c.openings.truncate(1);
+        c.openings[0] = vec![Pos::new(10, 7), Pos::new(11, 7), Pos::new(11, 10)];
+        let s = schedule(&c);
+        let firsts: Vec<Vec<Pos>> = s
+            .iter()
+            .step_by(2)
+            .map(|g| g.spec.opening.clone())
+            .collect();
+        let want: Vec<Vec<Pos>> = [0, 2, 4, 6, 0, 2, 4, 6]
+            .iter()
+            .map(|&sym| openings::transform(&c.openings[0], sym, 20, 15).unwrap())
+            .collect();
+        assert_eq!(firsts, want);
     }
 
     #[test]

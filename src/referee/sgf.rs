@@ -8,12 +8,15 @@
 //! * moves: `;B[hh]` / `;W[ii]`, first letter = x (column), second = y (row), `a` = 0; opening
 //!   stones are ordinary moves (commented `opening`), engine moves carry their time as `C[812 ms]`.
 //!
-//! SGF coordinates run `a..z` then `A..Z`, so sides above 52 cannot be written; such a stone is
-//! written as an empty move `[]` with a comment giving its `x,y`.
+//! SGF coordinates run `a..z` then `A..Z`, so a board with a side above 52 ([`MAX_SGF_SIDE`])
+//! cannot be written: such a game gets no SGF (an empty move `[]` would read as a pass).
 
-use super::record::GameRecord;
+use super::record::{EndReason, GameRecord};
 use crate::types::Color;
 use std::fmt::Write as _;
+
+/// The largest board side SGF coordinates can name.
+pub const MAX_SGF_SIDE: usize = 52;
 
 /// SGF letter for a coordinate (`a..z`, then `A..Z`).
 fn coord_letter(v: u8) -> Option<char> {
@@ -36,8 +39,12 @@ fn escape(text: &str) -> String {
     out
 }
 
-/// The whole game as one SGF file (ending with a newline).
-pub fn to_sgf(r: &GameRecord) -> String {
+/// The whole game as one SGF file (ending with a newline); `None` when a side of the board is
+/// above [`MAX_SGF_SIDE`].
+pub fn to_sgf(r: &GameRecord) -> Option<String> {
+    if r.width > MAX_SGF_SIDE || r.height > MAX_SGF_SIDE {
+        return None;
+    }
     let mut s = format!(
         "(;FF[4]GM[4]CA[UTF-8]AP[rensa-referee:{}]",
         env!("CARGO_PKG_VERSION")
@@ -65,11 +72,11 @@ pub fn to_sgf(r: &GameRecord) -> String {
         let _ = write!(gn, ", opening {o}");
     }
     let _ = write!(s, "GN[{}]", escape(&gn));
-    let winner = match r.winner {
-        Some(c) => format!("{c} wins"),
-        None => "draw".to_string(),
+    let mut comment = match (r.winner, r.reason) {
+        (None, EndReason::Draw) => "draw".to_string(),
+        (Some(c), reason) => format!("{c} wins by {reason}"),
+        (None, reason) => format!("draw by {reason}"),
     };
-    let mut comment = format!("{winner} by {}", r.reason);
     if !r.detail.is_empty() {
         let _ = write!(comment, ": {}", r.detail);
     }
@@ -84,24 +91,22 @@ pub fn to_sgf(r: &GameRecord) -> String {
         } else {
             'W'
         };
-        let mut note = match time_ms {
+        let note = match time_ms {
             None => "opening".to_string(),
             Some(ms) => format!("{ms} ms"),
         };
-        let coords = match (coord_letter(p.x), coord_letter(p.y)) {
-            (Some(x), Some(y)) => format!("{x}{y}"),
-            _ => {
-                let _ = write!(note, "; stone {p} cannot be written in SGF");
-                String::new()
-            }
+        let (Some(x), Some(y)) = (coord_letter(p.x), coord_letter(p.y)) else {
+            // Off a board that fits SGF: a corrupt record.
+            return None;
         };
+        let coords = format!("{x}{y}");
         let _ = write!(s, ";{colour}[{coords}]C[{}]", escape(&note));
         if i % 8 == 7 {
             s.push('\n');
         }
     }
     s.push_str(")\n");
-    s
+    Some(s)
 }
 
 #[cfg(test)]
@@ -198,7 +203,7 @@ mod tests {
 
     #[test]
     fn root_properties() {
-        let sgf = to_sgf(&sample());
+        let sgf = to_sgf(&sample()).unwrap();
         assert!(sgf.starts_with("(;FF[4]GM[4]"), "{sgf}");
         assert!(sgf.ends_with(")\n"));
         assert!(sgf.contains(r"PB[rensa [dev\]]"), "{sgf}");
@@ -222,7 +227,7 @@ mod tests {
 
     #[test]
     fn moves_use_letters_x_then_y() {
-        let sgf = to_sgf(&sample());
+        let sgf = to_sgf(&sample()).unwrap();
         let want = [
             ("B", "hh", "opening"),
             ("W", "ih", "opening"),
@@ -244,34 +249,26 @@ mod tests {
         r.detail.clear();
         r.width = 20;
         r.height = 16;
-        let sgf = to_sgf(&r);
-        assert!(
-            sgf.contains("RE[0]") && sgf.contains("SZ[20:16]") && sgf.contains("C[draw by draw]")
-        );
+        let sgf = to_sgf(&r).unwrap();
+        assert!(sgf.contains("RE[0]") && sgf.contains("SZ[20:16]") && sgf.contains("C[draw]"));
         r.winner = Some(Color::White);
         r.reason = EndReason::Timeout;
         r.rule = Rule::Renju;
-        let sgf = to_sgf(&r);
+        let sgf = to_sgf(&r).unwrap();
         assert!(sgf.contains("RE[W+]") && sgf.contains("RU[renju]"));
         assert!(sgf.contains("C[white wins by timeout]"));
-        // Columns beyond z continue with capitals; beyond 52 the stone cannot be written.
-        r.width = 64;
+        // Columns beyond z continue with capitals; a board above 52 gets no SGF.
+        r.width = 52;
+        r.height = 52;
+        r.moves = vec![MoveRecord {
+            pos: Pos::new(26, 51),
+            time_ms: 1,
+        }];
+        assert!(to_sgf(&r).unwrap().contains(";B[AZ]"));
+        r.width = 53;
+        assert_eq!(to_sgf(&r), None);
+        r.width = 20;
         r.height = 64;
-        r.moves = vec![
-            MoveRecord {
-                pos: Pos::new(26, 51),
-                time_ms: 1,
-            },
-            MoveRecord {
-                pos: Pos::new(60, 3),
-                time_ms: 1,
-            },
-        ];
-        let sgf = to_sgf(&r);
-        assert!(sgf.contains(";B[AZ]"), "{sgf}");
-        assert!(
-            sgf.contains(";W[]C[1 ms; stone 60,3 cannot be written in SGF]"),
-            "{sgf}"
-        );
+        assert_eq!(to_sgf(&r), None);
     }
 }
