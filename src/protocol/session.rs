@@ -956,13 +956,15 @@ impl Session {
 
     /// A search on the opponent's time, when `INFO pondering` asks for one and we have just
     /// answered a move request: the position after our move, searched with no limit until the
-    /// next command stops it, to fill the engine's tables for our next move. Not with a handicap
-    /// (`strength` below 100, `max_node`, `max_depth`), whose searches must stay as weak as
-    /// asked, nor when the game is over. The engine goes with the job; [`Session::end_ponder`]
+    /// next command stops it, to fill the engine's tables for our next move. Not with a
+    /// `strength` below 100, whose searches must stay as weak as asked, nor when the game is
+    /// over. `max_node` and `max_depth` do not stop it: Yixin-Board sends them with every search
+    /// (`500000000`, `225`) as "no limit", and a user who sets them low and asks for pondering
+    /// gets both. The engine goes with the job; [`Session::end_ponder`]
     /// takes it home.
     pub fn ponder_job(&mut self) -> Option<(Box<Job>, Box<Engine>)> {
         let s = &self.settings;
-        if !s.pondering || s.strength < 100 || s.max_nodes.is_some() || s.max_depth.is_some() {
+        if !s.pondering || s.strength < 100 {
             return None;
         }
         let g = self.engine.as_deref()?.game();
@@ -1696,13 +1698,22 @@ mod tests {
         let last = s.game().moves().last().copied().unwrap();
         assert_eq!(run(&mut s, &format!("TAKEBACK {last}")), vec!["OK"]);
         assert!(s.ponder_job().is_none());
-        // Handicaps search exactly as weakly as asked.
-        for (key, value) in [("strength", "50"), ("max_node", "1000"), ("max_depth", "4")] {
+        // A weakened engine stays as weak as asked; node and depth caps (which Yixin-Board sends
+        // with every search) do not stop it.
+        for (key, value, ponders) in [
+            ("strength", "50", false),
+            ("max_node", "500000000", true),
+            ("max_depth", "225", true),
+        ] {
             let mut h = started();
             run(&mut h, "INFO pondering 1");
             run(&mut h, &format!("INFO {key} {value}"));
             assert!(is_move(&run(&mut h, "BEGIN")[0]));
-            assert!(h.ponder_job().is_none(), "{key}");
+            let job = h.ponder_job();
+            assert_eq!(job.is_some(), ponders, "{key}");
+            if let Some((_, e)) = job {
+                h.end_ponder(e);
+            }
         }
         // A game our move has won is not pondered.
         let mut g = started();
