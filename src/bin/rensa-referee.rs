@@ -621,15 +621,7 @@ fn build_config(tournament: Tournament, a: &RunArgs) -> anyhow::Result<RunConfig
     }
     let mut settings = GameSettings::new(width, height, rule);
     settings.swap2 = a.swap2;
-    if a.no_renju_cutoff {
-        settings.draw_after = None;
-    }
-    if a.draw_after == Some(0) {
-        return Err(usage(anyhow!("--draw-after needs at least 1 stone")));
-    }
-    if a.draw_after.is_some() {
-        settings.draw_after = a.draw_after;
-    }
+    settings.draw_after = draw_limit(&settings, a.draw_after, a.no_renju_cutoff)?;
     settings.board_every_move = a.board_every_move;
     settings.max_memory_bytes = a.max_memory_bytes;
     settings.enforce_memory = a.enforce_memory;
@@ -820,17 +812,9 @@ fn judge(a: JudgeArgs) -> anyhow::Result<ExitCode> {
             "no moves to judge: give them as arguments (h8 i9 ... or 7,7 8,8 ...) or with --file"
         );
     }
-    if a.draw_after == Some(0) {
-        return Err(usage(anyhow!("--draw-after needs at least 1 stone")));
-    }
     // The same draw limit as `match` with the same options.
-    let mut draw_after = GameSettings::new(width, height, rule).draw_after;
-    if a.no_renju_cutoff {
-        draw_after = None;
-    }
-    if a.draw_after.is_some() {
-        draw_after = a.draw_after;
-    }
+    let defaults = GameSettings::new(width, height, rule);
+    let draw_after = draw_limit(&defaults, a.draw_after, a.no_renju_cutoff)?;
     {
         use std::io::Write as _;
         let _ = write!(
@@ -840,6 +824,21 @@ fn judge(a: JudgeArgs) -> anyhow::Result<ExitCode> {
         );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The draw limit of `--draw-after` and `--no-renju-cutoff` over the rule's default in
+/// `defaults` (renju's Gomocup cut-off); a limit of 0 is a usage error.
+fn draw_limit(
+    defaults: &GameSettings,
+    draw_after: Option<usize>,
+    no_renju_cutoff: bool,
+) -> anyhow::Result<Option<usize>> {
+    match draw_after {
+        Some(0) => Err(usage(anyhow!("--draw-after needs at least 1 stone"))),
+        Some(n) => Ok(Some(n)),
+        None if no_renju_cutoff => Ok(None),
+        None => Ok(defaults.draw_after),
+    }
 }
 
 /// The judge's report for a move list.
