@@ -597,6 +597,11 @@ impl Engine {
                         stable = 0;
                     }
                     best = (Some(pv[0]), Value(it.value), depth, pv);
+                    let margin = s.tuning().drop_margin;
+                    // Unclear: this iteration's value fell by at least the knob `dropext`.
+                    let unclear = margin > 0
+                        && !it.partial
+                        && prev.is_some_and(|p| p.saturating_sub(it.value) >= margin);
                     prev = Some(it.value);
                     if it.partial {
                         break;
@@ -632,8 +637,9 @@ impl Engine {
                         t.next_iteration_pct,
                         t.turn_bound_pct,
                     );
-                    if search::time::should_stop_with(
-                        &budget, elapsed, stable, stable_pct, next_pct,
+                    let target_pct = if unclear { t.drop_target_pct } else { 100 };
+                    if search::time::should_stop_scaled(
+                        &budget, elapsed, stable, stable_pct, next_pct, target_pct,
                     ) {
                         break;
                     }

@@ -232,6 +232,12 @@ pub struct Tuning {
     /// become this percent of the hard limit (knob `turnpct`, see
     /// [`super::time::stop_percentages`]).
     pub turn_bound_pct: u64,
+    /// Time policy: a completed iteration whose value fell at least this much below the one
+    /// before makes the position unclear (0 = never; knob `dropext`, see
+    /// [`super::time::should_stop_with`]).
+    pub drop_margin: i32,
+    /// Time policy: percent of the target time an unclear position may use (knob `droppct`).
+    pub drop_target_pct: u64,
     /// Time policy: the most moves the match clock is spread over (knob `mtg`, see
     /// [`super::time::budget_with`]).
     pub moves_to_go: u64,
@@ -469,6 +475,8 @@ impl Tuning {
         stable_stop_pct: super::time::STABLE_STOP_PCT,
         next_iteration_pct: super::time::NEXT_ITERATION_PCT,
         turn_bound_pct: super::time::TURN_BOUND_PCT,
+        drop_margin: super::time::DROP_MARGIN,
+        drop_target_pct: super::time::DROP_TARGET_PCT,
         moves_to_go: super::time::MOVES_TO_GO,
         nmp: 0,
         nmp_depth: 3,
@@ -590,6 +598,8 @@ impl Tuning {
                 "stablepct" => t.stable_stop_pct = n.clamp(0, 100) as u64,
                 "nextpct" => t.next_iteration_pct = n.clamp(0, 100) as u64,
                 "turnpct" => t.turn_bound_pct = n.clamp(0, 100) as u64,
+                "dropext" => t.drop_margin = n.clamp(0, 1_000_000) as i32,
+                "droppct" => t.drop_target_pct = n.clamp(100, 1000) as u64,
                 "mtg" => t.moves_to_go = n.clamp(1, 1000) as u64,
                 "nmp" => t.nmp = n.clamp(0, 20) as i32,
                 "nmpdepth" => t.nmp_depth = n.clamp(1, 100) as i32,

@@ -133,6 +133,13 @@ pub fn stop_percentages(
     }
 }
 
+/// A completed iteration whose value fell at least this many centi-stones below the previous
+/// one's makes the position unclear (0 = never; knob `dropext`).
+pub const DROP_MARGIN: i32 = 0;
+/// Percent of the target time an unclear position may use before it stops deepening (knob
+/// `droppct`); the hard limit's next-iteration share still applies.
+pub const DROP_TARGET_PCT: u64 = 200;
+
 /// As [`should_stop`], with the two percentages given (for experiments).
 pub fn should_stop_with(
     budget: &Budget,
@@ -141,14 +148,24 @@ pub fn should_stop_with(
     stable_pct: u64,
     next_pct: u64,
 ) -> bool {
+    should_stop_scaled(budget, elapsed_ms, stable, stable_pct, next_pct, 100)
+}
+
+/// As [`should_stop_with`], with the target time of a best move that is not stable scaled to
+/// `target_pct` percent (more than 100 when the position is unclear: its value just fell).
+pub fn should_stop_scaled(
+    budget: &Budget,
+    elapsed_ms: u64,
+    stable: u32,
+    stable_pct: u64,
+    next_pct: u64,
+    target_pct: u64,
+) -> bool {
     if budget.soft_ms == u64::MAX {
         return false;
     }
-    let target = if stable >= 2 {
-        budget.soft_ms / 100 * stable_pct + budget.soft_ms % 100 * stable_pct / 100
-    } else {
-        budget.soft_ms
-    };
+    let pct = if stable >= 2 { stable_pct } else { target_pct };
+    let target = budget.soft_ms / 100 * pct + budget.soft_ms % 100 * pct / 100;
     // Past this share of the hard limit the next iteration would rarely finish (an aborted
     // iteration still keeps a completed root move that improved on the previous best).
     elapsed_ms >= target
@@ -283,5 +300,19 @@ mod tests {
             hard_ms: u64::MAX - 1,
         };
         assert!(!should_stop_with(&big, 1_000_000, 2, 50, 60));
+    }
+
+    #[test]
+    fn an_unclear_position_may_use_more_of_the_target() {
+        let b = Budget {
+            soft_ms: 1000,
+            hard_ms: 5000,
+        };
+        assert!(should_stop_scaled(&b, 1000, 0, 50, 60, 100));
+        assert!(!should_stop_scaled(&b, 1999, 0, 50, 60, 200));
+        assert!(should_stop_scaled(&b, 2000, 0, 50, 60, 200));
+        // A stable best move keeps its own percentage; the hard limit's share still binds.
+        assert!(should_stop_scaled(&b, 500, 2, 50, 60, 200));
+        assert!(should_stop_scaled(&b, 3000, 0, 50, 60, 1000));
     }
 }
