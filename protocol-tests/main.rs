@@ -855,3 +855,59 @@ fn input_flood_keeps_memory_bounded() {
         "peak resident memory {peak_kb} kB while the replies were not read"
     );
 }
+
+/// Under Gomocup's `max_memory` the whole process must stay below the cap (GomocupJudge scores
+/// more as a crash). At the smallest cap the engine accepts without a MESSAGE, 16 MiB, with two
+/// search threads (whose searches touch every page of the shared tables first) and a few moves
+/// of real search, the peak resident memory stays under it.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_smallest_memory_cap_is_kept_with_two_threads() {
+    if std::env::var_os("RENSA_BRAIN").is_some() {
+        eprintln!("memory cap: skipped for RENSA_BRAIN");
+        return;
+    }
+    const CAP: u64 = 16 * 1024 * 1024;
+    let mut child = Command::new(brain())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start the brain");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let mut out = BufReader::new(child.stdout.take().expect("stdout")).lines();
+    let mut send = |s: &str| stdin.write_all(s.as_bytes()).expect("write");
+    send(&format!(
+        "START 15\nINFO max_memory {CAP}\nINFO thread_num 2\nINFO timeout_turn 700\n"
+    ));
+    assert_eq!(out.next().unwrap().unwrap(), "OK");
+    send("BOARD\n7,7,2\n8,8,1\n7,8,2\nDONE\n");
+    let mut taken: Vec<String> = ["7,7", "8,8", "7,8"].map(String::from).to_vec();
+    let mut replies = vec![out.next().unwrap().unwrap()];
+    for _ in 0..3 {
+        taken.push(replies.last().unwrap().clone());
+        let ours = ["6,6", "9,7", "6,9", "9,9", "5,5", "11,11", "7,9", "8,6"]
+            .into_iter()
+            .find(|c| !taken.iter().any(|t| t == c))
+            .unwrap();
+        taken.push(ours.to_string());
+        send(&format!("TURN {ours}\n"));
+        replies.push(out.next().unwrap().unwrap());
+    }
+    let status = std::fs::read_to_string(format!("/proc/{}/status", child.id())).unwrap();
+    send("END\n");
+    assert!(child.wait().unwrap().success());
+    assert!(
+        replies.iter().all(|r| parse_xy(r).is_some()),
+        "no MESSAGE and a move each time: {replies:?}"
+    );
+    let peak_kb: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        .expect("VmHWM");
+    assert!(
+        peak_kb * 1024 < CAP,
+        "peak resident memory {peak_kb} kB under a cap of {CAP} bytes"
+    );
+}

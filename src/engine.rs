@@ -119,10 +119,18 @@ impl Default for Engine {
 pub const NON_TT_BYTES: u64 = 48 * 1024 * 1024;
 /// Largest transposition table, whatever the memory limit.
 pub const MAX_TT_BYTES: u64 = 1 << 30;
-/// Slots (as a power of two) of the VCF failure cache.
+/// Slots (as a power of two) of the VCF failure cache (8-byte slots: 8 MiB).
 pub const VCF_CACHE_BITS: u32 = 20;
-/// Slots (as a power of two) of the VCT failure cache (and of its inner VCF cache).
+/// Slots (as a power of two) of the VCT failure cache and of its inner VCF cache (2 x 4 MiB).
 pub const VCT_CACHE_BITS: u32 = 19;
+/// Bytes of the threat caches at full size (the VCF cache and the two of the VCT cache).
+pub const THREAT_CACHE_BYTES: u64 = (8 << VCF_CACHE_BITS) + (16 << VCT_CACHE_BITS);
+/// Bytes of the process besides the search's tables: code, every rule's pattern tables,
+/// stacks, boards, allocator slack. Under a `max_memory` too small for full-size threat caches,
+/// they get at most half of what is left after this and the helpers' extras.
+pub const BASE_BYTES: u64 = 12 * 1024 * 1024;
+/// The most the threat caches shrink (their slot counts are divided by up to 2^this).
+pub const MAX_CACHE_SHRINK: u32 = 8;
 /// Most search threads `think` runs (`Limits::threads` is capped here and at the core count).
 pub const MAX_THREADS: usize = 64;
 /// Memory set aside for each helper thread besides the shared tables: its board, killers,
@@ -188,9 +196,7 @@ impl Engine {
         } else {
             bytes
         };
-        if self.tt.as_ref().map(Tt::bytes) != Some(self.tt_bytes()) {
-            self.tt = None;
-        }
+        self.drop_misfit_tables();
     }
 
     pub fn memory_limit(&self) -> u64 {
@@ -200,11 +206,51 @@ impl Engine {
     /// Transposition-table size for the memory limit: half of what is left after the rest of the
     /// process and the helper threads' extras, rounded down to a power of two by the table.
     fn tt_bytes(&self) -> u64 {
-        let helpers = self.threads.saturating_sub(1) as u64 * THREAD_BYTES;
+        let helpers = self.helper_bytes();
         let rest = self.memory_bytes.saturating_sub(NON_TT_BYTES + helpers);
         let t = (rest / 2).min(MAX_TT_BYTES);
         let want = (t / tt::ENTRY_BYTES).max(1024);
         (1u64 << (63 - want.leading_zeros())) * tt::ENTRY_BYTES
+    }
+
+    /// Memory set aside for the helper threads of the last search.
+    fn helper_bytes(&self) -> u64 {
+        self.threads.saturating_sub(1) as u64 * THREAD_BYTES
+    }
+
+    /// How many times the threat caches' slot counts are halved to fit the memory limit: 0 when
+    /// it leaves room for everything [`NON_TT_BYTES`] counts, else enough for them to take at
+    /// most half of what is left after [`BASE_BYTES`] and the helpers (at most
+    /// [`MAX_CACHE_SHRINK`]).
+    fn cache_shrink(&self) -> u32 {
+        let spare = self
+            .memory_bytes
+            .saturating_sub(BASE_BYTES + self.helper_bytes())
+            / 2;
+        (0..MAX_CACHE_SHRINK)
+            .find(|&k| THREAT_CACHE_BYTES >> k <= spare)
+            .unwrap_or(MAX_CACHE_SHRINK)
+    }
+
+    /// Slots (as powers of two) of the VCF cache and of the VCT cache for the memory limit.
+    fn cache_bits(&self) -> (u32, u32) {
+        let k = self.cache_shrink();
+        (VCF_CACHE_BITS - k, VCT_CACHE_BITS - k)
+    }
+
+    /// Drops the tables whose size no longer fits the memory limit and thread count (the next
+    /// search allocates them afresh).
+    fn drop_misfit_tables(&mut self) {
+        if self.tt.as_ref().map(Tt::bytes) != Some(self.tt_bytes()) {
+            self.tt = None;
+        }
+        let (vcf_bits, vct_bits) = self.cache_bits();
+        if self.vcf_cache.as_ref().map(VcfCache::slots) != Some(1 << vcf_bits) {
+            self.vcf_cache = None;
+        }
+        if self.vct_cache.as_ref().map(VctCache::slots) != Some(1 << vct_bits) {
+            self.vct_cache = None;
+        }
     }
 
     /// Allocates the transposition table and the threat-search caches now, sized as the next
@@ -216,10 +262,11 @@ impl Engine {
             let tt_bytes = self.tt_bytes();
             self.tt.get_or_insert_with(|| Tt::new(tt_bytes));
         }
+        let (vcf_bits, vct_bits) = self.cache_bits();
         self.vcf_cache
-            .get_or_insert_with(|| VcfCache::new(VCF_CACHE_BITS));
+            .get_or_insert_with(|| VcfCache::new(vcf_bits));
         self.vct_cache
-            .get_or_insert_with(|| VctCache::new(VCT_CACHE_BITS));
+            .get_or_insert_with(|| VctCache::new(vct_bits));
     }
 
     /// Has the system back the pages of the transposition table and the VCF cache now
@@ -324,17 +371,16 @@ impl Engine {
         let threads = search_threads(limits.threads, max_nodes);
         if threads != self.threads {
             self.threads = threads;
-            if self.tt.as_ref().map(Tt::bytes) != Some(self.tt_bytes()) {
-                self.tt = None;
-            }
+            self.drop_misfit_tables();
         }
+        let (vcf_bits, vct_bits) = self.cache_bits();
         let tt_bytes = self.tt_bytes();
         let tt = self.tt.get_or_insert_with(|| Tt::new(tt_bytes));
         tt.new_search();
         let tt: &Tt = tt;
         let vcf_cache: &VcfCache = self
             .vcf_cache
-            .get_or_insert_with(|| VcfCache::new(VCF_CACHE_BITS));
+            .get_or_insert_with(|| VcfCache::new(vcf_bits));
         // With helpers, back the shared tables with pages of their own before the threads probe
         // them: a first touch that reads (mapping the shared zero page) and then writes makes
         // the kernel flush the other running threads' TLBs, page by page, which cost the first
@@ -406,7 +452,7 @@ impl Engine {
         if exclude.is_empty() && budget.hard_ms > 0 && handicap.strength >= 100 && vct_divisor > 0 {
             let vct_cache = self
                 .vct_cache
-                .get_or_insert_with(|| VctCache::new(VCT_CACHE_BITS));
+                .get_or_insert_with(|| VctCache::new(vct_bits));
             let vct_ms = budget.soft_ms.min(budget.hard_ms) / vct_divisor;
             let ms = s.elapsed_ms().saturating_add(vct_ms).min(budget.hard_ms);
             let t = s.tuning();
@@ -543,7 +589,7 @@ impl Engine {
             // The root VCT's cache, allocated only when the check is on.
             let mut safety_cache = safety.then(|| {
                 self.vct_cache
-                    .get_or_insert_with(|| VctCache::new(VCT_CACHE_BITS))
+                    .get_or_insert_with(|| VctCache::new(vct_bits))
             });
             let mut checked: Vec<usize> = Vec::new();
             // The best moves the check has excluded (Step 1d's exclusions are not counted).
@@ -895,6 +941,58 @@ impl Engine {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The threat caches keep their full size whenever the memory limit leaves room for
+    /// everything [`NON_TT_BYTES`] counts, and shrink under small limits so that the tables
+    /// together stay within half of what is left after the process's base; a search then
+    /// allocates them at that size, and a larger limit brings the full ones back.
+    #[test]
+    fn threat_caches_fit_small_memory_limits() {
+        const MIB: u64 = 1 << 20;
+        let mut e = Engine::new();
+        assert_eq!(e.cache_bits(), (VCF_CACHE_BITS, VCT_CACHE_BITS));
+        for threads in [1, 2, 4] {
+            e.threads = threads;
+            let helpers = (threads as u64 - 1) * THREAD_BYTES;
+            e.set_memory_limit(NON_TT_BYTES + helpers);
+            assert_eq!(e.cache_shrink(), 0, "{threads} threads");
+            for mib in [1, 12, 16, 20, 24, 32, 40] {
+                e.set_memory_limit(mib * MIB);
+                let k = e.cache_shrink();
+                let spare = (mib * MIB).saturating_sub(BASE_BYTES + helpers) / 2;
+                assert!(
+                    k == MAX_CACHE_SHRINK || THREAT_CACHE_BYTES >> k <= spare,
+                    "{mib} MiB, {threads} threads: shrink {k}"
+                );
+                assert!(k == 0 || THREAT_CACHE_BYTES >> (k - 1) > spare);
+            }
+        }
+        e.threads = 1;
+        e.set_memory_limit(16 * MIB);
+        e.new_game(15, 15).unwrap();
+        e.play(Pos::new(7, 7)).unwrap();
+        let limits = Limits {
+            max_depth: Some(3),
+            ..Limits::default()
+        };
+        e.think(&limits, &AtomicBool::new(false), &mut |_| {});
+        let (vcf, vct) = e.cache_bits();
+        assert!(vcf < VCF_CACHE_BITS);
+        assert_eq!(e.vcf_cache.as_ref().map(VcfCache::slots), Some(1 << vcf));
+        assert_eq!(e.vct_cache.as_ref().map(VctCache::slots), Some(1 << vct));
+        let tables = e.tt.as_ref().unwrap().bytes() + (8 << vcf) + (16 << vct);
+        assert!(
+            tables <= (16 * MIB - BASE_BYTES) / 2 + (1 << 16),
+            "{tables}"
+        );
+        e.set_memory_limit(0);
+        assert!(e.vcf_cache.is_none() && e.vct_cache.is_none());
+        e.think(&limits, &AtomicBool::new(false), &mut |_| {});
+        assert_eq!(
+            e.vcf_cache.as_ref().map(VcfCache::slots),
+            Some(1 << VCF_CACHE_BITS)
+        );
+    }
 
     /// The root VCT's wins are shortened: in the bench's second 20x20 position the solver's
     /// first win is longer than the one the engine reports, which is the shortest the solver

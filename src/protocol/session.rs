@@ -15,8 +15,16 @@ use crate::types::{Color, Depth, Rule, Value};
 use crate::zobrist::SplitMix64;
 use std::time::Instant;
 
-/// Below this `max_memory` (bytes) we say so in a MESSAGE; the engine still plays.
+/// Below this `max_memory` (bytes) we say so in a MESSAGE; the engine still plays. With the
+/// smallest tables the process peaks at about 12 MiB (one thread; README, "Memory").
 pub const MIN_MEMORY_BYTES: u64 = 16 * 1024 * 1024;
+
+/// The least `max_memory` that the process keeps to with `threads` search threads: one helper
+/// fits in [`MIN_MEMORY_BYTES`] (the process peaks at about 14 MiB with two threads under it),
+/// each further one adds [`crate::engine::THREAD_BYTES`].
+pub fn min_memory_bytes(threads: usize) -> u64 {
+    MIN_MEMORY_BYTES + threads.saturating_sub(2) as u64 * crate::engine::THREAD_BYTES
+}
 
 /// Most search threads we accept from `INFO thread_num` (the engine also caps them at the
 /// machine's cores).
@@ -302,6 +310,23 @@ impl Session {
         crate::search::time::budget(&self.limits(), empty_cells).soft_ms
     }
 
+    /// A note when `max_memory` is below what the process needs with the threads asked for
+    /// ([`min_memory_bytes`]; 0 means no limit).
+    fn check_memory(&mut self) {
+        let (bytes, threads) = (self.settings.max_memory_bytes, self.settings.threads);
+        let need = min_memory_bytes(threads);
+        if bytes > 0 && bytes < need {
+            let with = if threads > 1 {
+                format!(" with {threads} threads")
+            } else {
+                String::new()
+            };
+            self.note(format!(
+                "max_memory {bytes} bytes is less than the {need} bytes Rensa needs{with}; playing with minimal tables"
+            ));
+        }
+    }
+
     /// Applies an INFO line. Never produces output; problems become notes.
     pub fn apply_info(&mut self, info: Info) {
         let s = &mut self.settings;
@@ -311,11 +336,7 @@ impl Session {
             Info::TimeLeft(v) => s.time_left_ms = Some(v),
             Info::MaxMemory(v) if v >= 0 => {
                 s.max_memory_bytes = v as u64;
-                if v > 0 && (v as u64) < MIN_MEMORY_BYTES {
-                    self.note(format!(
-                        "max_memory {v} bytes is less than the {MIN_MEMORY_BYTES} bytes Rensa needs; playing with minimal tables"
-                    ));
-                }
+                self.check_memory();
             }
             Info::GameType(v) => s.game_type = v,
             Info::Rule(v) if (0..16).contains(&v) => {
@@ -341,7 +362,13 @@ impl Session {
             Info::MaxNode(v) => s.max_nodes = (v > 0).then_some(v as u64),
             Info::MaxDepth(v) => s.max_depth = (v > 0).then_some(v.min(Depth::MAX as i64) as Depth),
             Info::ThreadNum(v) => {
+                // A cap already noted as too small is not noted again.
+                let was_enough =
+                    s.max_memory_bytes == 0 || s.max_memory_bytes >= min_memory_bytes(s.threads);
                 s.threads = v.clamp(1, MAX_THREADS as i64) as usize;
+                if was_enough {
+                    self.check_memory();
+                }
                 if v < 1 {
                     self.note(format!("thread_num {v} is not a thread count; using 1"));
                 } else if v > MAX_THREADS as i64 {
@@ -1262,6 +1289,32 @@ mod tests {
         assert_eq!(out.len(), 1);
         assert!(is_move(&out[0]), "{out:?}");
         assert_eq!(s.game().moves().len(), 1);
+    }
+
+    /// `max_memory` below what the process needs gets a note, counting the threads asked for
+    /// whichever of the two INFO lines comes last; 16 MiB is enough for two threads.
+    #[test]
+    fn a_memory_cap_too_small_for_the_threads_is_noted() {
+        let mut s = started();
+        for l in ["INFO max_memory 16777216", "INFO thread_num 2"] {
+            assert!(run(&mut s, l).is_empty());
+        }
+        assert!(s.notes.is_empty(), "{:?}", s.notes);
+        assert!(run(&mut s, "INFO thread_num 3").is_empty());
+        assert_eq!(s.notes.len(), 1);
+        assert!(
+            s.notes[0].contains("less than the 18874368 bytes Rensa needs with 3 threads"),
+            "{:?}",
+            s.notes
+        );
+        s.notes.clear();
+        assert!(run(&mut s, "INFO max_memory 18874368").is_empty());
+        assert!(run(&mut s, "INFO max_memory 0").is_empty());
+        assert!(s.notes.is_empty(), "{:?}", s.notes);
+        assert!(run(&mut s, "INFO max_memory 18874367").is_empty());
+        assert_eq!(s.notes.len(), 1);
+        assert_eq!(min_memory_bytes(1), MIN_MEMORY_BYTES);
+        assert_eq!(min_memory_bytes(2), MIN_MEMORY_BYTES);
     }
 
     #[test]

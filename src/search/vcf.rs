@@ -36,6 +36,11 @@ impl VcfCache {
         self.slots.fault_in(deadline)
     }
 
+    /// Number of slots.
+    pub fn slots(&self) -> usize {
+        self.slots.len()
+    }
+
     /// A cache with `2^bits` slots.
     pub fn new(bits: u32) -> VcfCache {
         VcfCache {

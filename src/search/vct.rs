@@ -66,6 +66,11 @@ impl VctCache {
         }
     }
 
+    /// Number of slots (its inner VCF cache has as many).
+    pub fn slots(&self) -> usize {
+        self.slots.len()
+    }
+
     pub fn clear(&mut self) {
         self.slots = vec![0; self.slots.len()];
         self.vcf.clear();
