@@ -724,7 +724,8 @@ fn execute(config: &RunConfig, sprt: Option<Sprt>) -> anyhow::Result<ExitCode> {
         None => (false, String::new()),
     })
     .map_err(|e| anyhow!(e))?;
-    let mut table = stats::results_table(&summary.records);
+    let order: Vec<&str> = names.iter().map(String::as_str).collect();
+    let mut table = stats::results_table_in_order(&summary.records, &order);
     if let Some(s) = &sprt {
         let (_, state) = sprt_state(s, &summary.records, &names[0], &names[1]);
         table.push_str(&format!(

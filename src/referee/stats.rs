@@ -498,6 +498,14 @@ fn reasons_text(first: &Tally) -> String {
 /// on time, the second none; `draw n` counts draws). Below them, the games won by each colour,
 /// then each engine's thinking time ([`clock_table`]).
 pub fn results_table(records: &[GameRecord]) -> String {
+    results_table_in_order(records, &[])
+}
+
+/// As [`results_table`], with the engines named in `order` (the command line's order) first, in
+/// that order, and each pair seen from the one of its engines that comes first there; engines
+/// not named follow in order of first appearance. In swap2 games the colours follow the
+/// engines' choices, so the first game's black need not be the engine named first.
+pub fn results_table_in_order(records: &[GameRecord], order: &[&str]) -> String {
     // Engines and pairs in order of first appearance, so the table is stable.
     let mut engines: Vec<&str> = Vec::new();
     let mut matchups: Vec<(&str, &str)> = Vec::new();
@@ -511,6 +519,14 @@ pub fn results_table(records: &[GameRecord]) -> String {
             matchups.push((g.black.as_str(), g.white.as_str()));
         }
     }
+    let rank = |e: &str| order.iter().position(|&o| o == e).unwrap_or(order.len());
+    engines.sort_by_key(|&e| rank(e));
+    for m in &mut matchups {
+        if rank(m.1) < rank(m.0) {
+            *m = (m.1, m.0);
+        }
+    }
+    matchups.sort_by_key(|&(a, b)| (rank(a), rank(b)));
 
     let mut out = String::new();
     let _ = writeln!(out, "Results of {} games", records.len());
@@ -573,7 +589,7 @@ pub fn results_table(records: &[GameRecord]) -> String {
         draws
     );
     out.push_str(&pair_counts);
-    out.push_str(&clock_table(records));
+    out.push_str(&clock_table_in_order(records, order));
     out
 }
 
@@ -589,6 +605,11 @@ fn quantile(v: &[u64], q: f64) -> u64 {
 /// thinking time per game (median and longest over the games it played). Empty when no game
 /// has such a move, so a table of results without moves stays as it was.
 pub fn clock_table(records: &[GameRecord]) -> String {
+    clock_table_in_order(records, &[])
+}
+
+/// As [`clock_table`], with the engines named in `order` first, in that order.
+fn clock_table_in_order(records: &[GameRecord], order: &[&str]) -> String {
     // Per engine in order of first appearance: its move times and its totals per game.
     let mut per_engine: Vec<(&str, Vec<u64>, Vec<u64>)> = Vec::new();
     for g in records {
@@ -613,6 +634,7 @@ pub fn clock_table(records: &[GameRecord]) -> String {
         }
     }
     per_engine.retain(|e| !e.1.is_empty());
+    per_engine.sort_by_key(|e| order.iter().position(|&o| o == e.0).unwrap_or(order.len()));
     if per_engine.is_empty() {
         return String::new();
     }
@@ -981,6 +1003,45 @@ mod tests {
         let mut shuffled = records.clone();
         shuffled.reverse();
         assert_eq!(pentanomial_for(&shuffled, "A", "B"), p);
+    }
+
+    /// Swap2 games take their colours from the engines' choices, so the first game's black may
+    /// be the engine named second: the table still lists the pair, its pentanomial line and the
+    /// engines in the command line's order, seen from the engine named first.
+    #[test]
+    fn results_table_follows_the_command_line_order() {
+        use Color::{Black, White};
+        let records = vec![
+            game(0, "Second", "First", Some(Black)),
+            game(1, "Second", "First", None),
+            game(2, "First", "Second", Some(White)),
+            game(3, "Second", "First", Some(White)),
+        ];
+        let plain = results_table(&records);
+        assert!(plain.contains("Second vs First"), "{plain}");
+        let table = results_table_in_order(&records, &["First", "Second"]);
+        assert!(!table.contains("Second vs First"), "{table}");
+        let row = table
+            .lines()
+            .find(|l| l.starts_with("First vs Second"))
+            .unwrap_or_else(|| panic!("{table}"));
+        // First: lost game 0, drew game 1, lost game 2, won game 3.
+        assert!(row.contains("1-1-2"), "{row}");
+        let pairs = table.lines().find(|l| l.starts_with("Pairs ")).unwrap();
+        assert!(
+            pairs.starts_with("Pairs First vs Second by First's points"),
+            "{pairs}"
+        );
+        let field: Vec<&str> = table
+            .lines()
+            .skip_while(|l| !l.starts_with("engine, against the field"))
+            .skip(1)
+            .take(2)
+            .collect();
+        assert!(
+            field[0].starts_with("First ") && field[1].starts_with("Second "),
+            "{field:?}"
+        );
     }
 
     #[test]
