@@ -811,6 +811,28 @@ fn random_input() {
     );
 }
 
+/// The built brain with piped stdin and stdout and its stderr discarded (Linux-only tests).
+#[cfg(target_os = "linux")]
+fn spawn_quiet_brain() -> Child {
+    Command::new(brain())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start the brain")
+}
+
+/// The peak resident memory of a running process so far (`VmHWM`), in kB.
+#[cfg(target_os = "linux")]
+fn peak_resident_kb(child: &Child) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{}/status", child.id())).unwrap();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        .expect("VmHWM")
+}
+
 /// Input that arrives faster than the replies are read (here: never, for a while) waits in the
 /// pipe, not in the brain's memory.
 #[cfg(target_os = "linux")]
@@ -820,12 +842,7 @@ fn input_flood_keeps_memory_bounded() {
         eprintln!("input flood: skipped for RENSA_BRAIN");
         return;
     }
-    let mut child = Command::new(brain())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start the brain");
+    let mut child = spawn_quiet_brain();
     let mut stdin = child.stdin.take().expect("stdin");
     let mut stdout = child.stdout.take().expect("stdout");
     // 24 MB of ABOUT lines, each answered with a line nobody reads yet.
@@ -836,12 +853,7 @@ fn input_flood_keeps_memory_bounded() {
         ok && stdin.write_all(b"END\n").is_ok()
     });
     std::thread::sleep(Duration::from_secs(3));
-    let status = std::fs::read_to_string(format!("/proc/{}/status", child.id())).unwrap();
-    let peak_kb: u64 = status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .and_then(|v| v.split_whitespace().next()?.parse().ok())
-        .expect("VmHWM");
+    let peak_kb = peak_resident_kb(&child);
     // Now read everything: the brain answers all of it and exits after END.
     let lines = BufReader::new(&mut stdout).lines().count();
     assert!(
@@ -868,12 +880,7 @@ fn the_smallest_memory_cap_is_kept_with_two_threads() {
         return;
     }
     const CAP: u64 = 16 * 1024 * 1024;
-    let mut child = Command::new(brain())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start the brain");
+    let mut child = spawn_quiet_brain();
     let mut stdin = child.stdin.take().expect("stdin");
     let mut out = BufReader::new(child.stdout.take().expect("stdout")).lines();
     let mut send = |s: &str| stdin.write_all(s.as_bytes()).expect("write");
@@ -894,18 +901,13 @@ fn the_smallest_memory_cap_is_kept_with_two_threads() {
         send(&format!("TURN {ours}\n"));
         replies.push(out.next().unwrap().unwrap());
     }
-    let status = std::fs::read_to_string(format!("/proc/{}/status", child.id())).unwrap();
+    let peak_kb = peak_resident_kb(&child);
     send("END\n");
     assert!(child.wait().unwrap().success());
     assert!(
         replies.iter().all(|r| parse_xy(r).is_some()),
         "no MESSAGE and a move each time: {replies:?}"
     );
-    let peak_kb: u64 = status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .and_then(|v| v.split_whitespace().next()?.parse().ok())
-        .expect("VmHWM");
     assert!(
         peak_kb * 1024 < CAP,
         "peak resident memory {peak_kb} kB under a cap of {CAP} bytes"

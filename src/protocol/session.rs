@@ -16,11 +16,11 @@ use crate::zobrist::SplitMix64;
 use std::time::Instant;
 
 /// Below this `max_memory` (bytes) we say so in a MESSAGE; the engine still plays. With the
-/// smallest tables the process peaks at about 12 MiB (one thread; README, "Memory").
+/// smallest tables the process peaks at about 12 MiB (one thread; README, "Engine and search").
 pub const MIN_MEMORY_BYTES: u64 = 16 * 1024 * 1024;
 
 /// The least `max_memory` that the process keeps to with `threads` search threads: one helper
-/// fits in [`MIN_MEMORY_BYTES`] (the process peaks at about 14 MiB with two threads under it),
+/// fits in [`MIN_MEMORY_BYTES`] (the process peaks at about 13 MiB with two threads under it),
 /// each further one adds [`crate::engine::THREAD_BYTES`].
 pub fn min_memory_bytes(threads: usize) -> u64 {
     MIN_MEMORY_BYTES + threads.saturating_sub(2) as u64 * crate::engine::THREAD_BYTES
