@@ -362,11 +362,12 @@ impl Session {
             Info::MaxNode(v) => s.max_nodes = (v > 0).then_some(v as u64),
             Info::MaxDepth(v) => s.max_depth = (v > 0).then_some(v.min(Depth::MAX as i64) as Depth),
             Info::ThreadNum(v) => {
-                // A cap already noted as too small is not noted again.
-                let was_enough =
-                    s.max_memory_bytes == 0 || s.max_memory_bytes >= min_memory_bytes(s.threads);
+                // A cap already noted as too small is noted again only if the threads now need
+                // more (a manager may send `max_memory` before `thread_num`).
+                let old_need = min_memory_bytes(s.threads);
+                let was_enough = s.max_memory_bytes == 0 || s.max_memory_bytes >= old_need;
                 s.threads = v.clamp(1, MAX_THREADS as i64) as usize;
-                if was_enough {
+                if was_enough || min_memory_bytes(s.threads) > old_need {
                     self.check_memory();
                 }
                 if v < 1 {
@@ -1315,6 +1316,33 @@ mod tests {
         assert_eq!(s.notes.len(), 1);
         assert_eq!(min_memory_bytes(1), MIN_MEMORY_BYTES);
         assert_eq!(min_memory_bytes(2), MIN_MEMORY_BYTES);
+    }
+
+    #[test]
+    fn a_small_cap_sent_before_the_threads_is_noted_with_their_need() {
+        // c-gomoku-cli's order: max_memory, then thread_num.
+        let mut s = started();
+        assert!(run(&mut s, "INFO max_memory 1000000").is_empty());
+        assert_eq!(s.notes.len(), 1);
+        assert!(run(&mut s, "INFO thread_num 4").is_empty());
+        assert_eq!(s.notes.len(), 2, "{:?}", s.notes);
+        let need = min_memory_bytes(4);
+        assert!(
+            s.notes[1].contains(&format!(
+                "less than the {need} bytes Rensa needs with 4 threads"
+            )),
+            "{:?}",
+            s.notes
+        );
+        // The same or a smaller need is not noted again.
+        for l in [
+            "INFO thread_num 4",
+            "INFO thread_num 2",
+            "INFO thread_num 1",
+        ] {
+            assert!(run(&mut s, l).is_empty());
+        }
+        assert_eq!(s.notes.len(), 2, "{:?}", s.notes);
     }
 
     #[test]
