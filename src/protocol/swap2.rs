@@ -48,7 +48,7 @@ pub const SWAP_MARGIN: Value = Value(0);
 /// session).
 pub fn even_point(rule: Rule) -> i32 {
     match rule {
-        Rule::Renju => 75,
+        Rule::Renju => crate::search::alphabeta::tuning().swap2_renju_even,
         _ => 0,
     }
 }
@@ -196,7 +196,7 @@ fn restore(engine: &mut Engine, w: usize, h: usize, moves: &[Pos]) {
 /// played as white and won by white in most games (docs/measurements.md, seventy-sixth
 /// session).
 pub fn candidates_for(rule: Rule, width: usize, height: usize) -> Vec<Vec<Pos>> {
-    if rule == Rule::Renju {
+    if rule == Rule::Renju && !crate::search::alphabeta::tuning().swap2_renju_wide {
         let balanced: Vec<Vec<Pos>> = crate::openings::builtin_openings(rule, width, height)
             .into_iter()
             .map(|o| o.moves)
@@ -227,7 +227,11 @@ fn propose(
         .into_iter()
         .map(Opening)
         .collect();
-    let even = -even_point(rule);
+    let t = crate::search::alphabeta::tuning();
+    let even = -match (rule, t.swap2_renju_proposal_even) {
+        (Rule::Renju, Some(e)) => e,
+        _ => even_point(rule),
+    };
     log::info!("swap2 proposal: seed {seed:#x}");
     let mut rng = SplitMix64(seed);
     let best = super::balance::closest(
@@ -384,6 +388,23 @@ mod tests {
                 assert!(g.is_ok_and(|g| !g.is_over()), "{w}x{h}: {stones:?}");
             }
         }
+    }
+
+    #[test]
+    fn the_renju_swap2_knobs_change_the_candidates_and_the_even_point() {
+        use crate::search::alphabeta::{set_tuning, Tuning};
+        // Knobs are per thread; this test's thread only.
+        assert_eq!(even_point(Rule::Renju), 75);
+        set_tuning(Tuning::parse("s2wide=1,s2even=20").unwrap());
+        assert_eq!(candidates_for(Rule::Renju, 15, 15), candidates(15, 15));
+        assert_eq!(even_point(Rule::Renju), 20);
+        assert_eq!(even_point(Rule::Freestyle), 0);
+        set_tuning(Tuning::DEFAULT);
+        assert_ne!(candidates_for(Rule::Renju, 15, 15), candidates(15, 15));
+        assert_eq!(
+            Tuning::parse("s2prop=0").unwrap().swap2_renju_proposal_even,
+            Some(0)
+        );
     }
 
     #[test]

@@ -326,6 +326,15 @@ pub struct Tuning {
     pub root_vct_rate: u64,
     /// Experiment: the rest of the root VCT's share to a wider run (`rvctwide`, off).
     pub root_vct_wide: bool,
+    /// Experiment: renju's swap2 even point ([`crate::protocol::swap2::even_point`]; knob
+    /// `s2even`, default 75).
+    pub swap2_renju_even: i32,
+    /// Experiment: the even point of renju swap2 proposals only (`s2prop`; default: the even
+    /// point of the decisions, `s2even`).
+    pub swap2_renju_proposal_even: Option<i32>,
+    /// Experiment: renju swap2 proposals from the wide candidates of every other rule instead of
+    /// the balanced renju openings (`s2wide`, off).
+    pub swap2_renju_wide: bool,
     /// Node cap of the root's VCF-threat search ([`crate::search::vcf_threat`]; `vcft`, 0 =
     /// off), run when the root VCF and VCT find nothing, on the `vcftn` best-scored quiet moves.
     pub root_vcf_threat_nodes: u64,
@@ -504,6 +513,9 @@ impl Tuning {
         root_vct_nodes: crate::search::ROOT_VCT_CLOCK_NODES,
         root_vct_rate: crate::search::ROOT_VCT_NODES_PER_MS,
         root_vct_wide: false,
+        swap2_renju_even: 75,
+        swap2_renju_proposal_even: None,
+        swap2_renju_wide: false,
         root_vcf_threat_nodes: crate::search::ROOT_VCF_THREAT_NODES,
         root_vcf_threat_moves: crate::search::ROOT_VCF_THREAT_MOVES,
         root_vcf_defence_nodes: 0,
@@ -623,6 +635,9 @@ impl Tuning {
                 "rvctn" => t.root_vct_nodes = n.clamp(1, 1_000_000_000) as u64,
                 "rvctrate" => t.root_vct_rate = n.clamp(1, 1_000_000) as u64,
                 "rvctwide" => t.root_vct_wide = n != 0,
+                "s2even" => t.swap2_renju_even = n.clamp(-10_000, 10_000) as i32,
+                "s2wide" => t.swap2_renju_wide = n != 0,
+                "s2prop" => t.swap2_renju_proposal_even = Some(n.clamp(-10_000, 10_000) as i32),
                 "vcft" => t.root_vcf_threat_nodes = n.clamp(0, 1_000_000_000) as u64,
                 "vcftn" => t.root_vcf_threat_moves = n.clamp(1, 1000) as usize,
                 "vcfdef" => t.root_vcf_defence_nodes = n.clamp(0, 1 << 40) as u64,
