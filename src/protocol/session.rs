@@ -160,6 +160,58 @@ pub enum Step {
     Exit,
 }
 
+/// A MESSAGE line owed before the next move reply.
+#[derive(Debug, PartialEq, Eq)]
+struct Note {
+    /// The INFO key whose value the note is about (`None`: the position or the command): a
+    /// later value of that key replaces the note, and a new game drops the others.
+    about: Option<&'static str>,
+    text: String,
+}
+
+/// The key a note about an INFO line is filed under (see [`Note::about`]): a memory cap too
+/// small for the threads is about `max_memory` whichever of the two keys came last.
+fn info_key(info: &Info) -> Option<&'static str> {
+    Some(match info {
+        Info::TimeoutTurn(_) => "timeout_turn",
+        Info::TimeoutMatch(_) => "timeout_match",
+        Info::TimeLeft(_) => "time_left",
+        Info::MaxMemory(_) => "max_memory",
+        Info::GameType(_) => "game_type",
+        Info::Rule(_) => "rule",
+        Info::Folder(_) => "folder",
+        Info::Evaluate(_) => "evaluate",
+        Info::MaxNode(_) => "max_node",
+        Info::MaxDepth(_) => "max_depth",
+        Info::ThreadNum(_) => "thread_num",
+        Info::HashSize(_) => "hash_size",
+        Info::Strength(_) => "strength",
+        Info::ShowDetail(_) => "show_detail",
+        Info::Pondering(_) => "pondering",
+        Info::Invalid { key, .. } => INFO_KEYS.iter().find(|&&k| k == key)?,
+        Info::Other { .. } => return None,
+    })
+}
+
+/// The INFO keys [`info_key`] files notes under.
+const INFO_KEYS: [&str; 15] = [
+    "timeout_turn",
+    "timeout_match",
+    "time_left",
+    "max_memory",
+    "game_type",
+    "rule",
+    "folder",
+    "evaluate",
+    "max_node",
+    "max_depth",
+    "thread_num",
+    "hash_size",
+    "strength",
+    "show_detail",
+    "pondering",
+];
+
 /// The brain's protocol state.
 #[derive(Debug)]
 pub struct Session {
@@ -167,7 +219,7 @@ pub struct Session {
     engine: Option<Box<Engine>>,
     pub settings: Settings,
     /// MESSAGE lines owed before the next move reply (INFO values we cannot honour, ...).
-    notes: Vec<String>,
+    notes: Vec<Note>,
     /// `yxshowinfo` was received.
     gui: bool,
     /// A START / RECTSTART has been accepted.
@@ -251,15 +303,36 @@ impl Session {
         self.gui || self.settings.show_detail & 2 != 0
     }
 
+    /// A note about the position or the command (see [`Note`]).
     fn note(&mut self, text: String) {
+        self.file_note(None, text);
+    }
+
+    /// A note about the value of the INFO key `about` (see [`Note`]).
+    fn note_about(&mut self, about: &'static str, text: String) {
+        self.file_note(Some(about), text);
+    }
+
+    fn file_note(&mut self, about: Option<&'static str>, text: String) {
         log::info!("note for the next reply: {text}");
-        if self.notes.len() < 16 && !self.notes.contains(&text) {
-            self.notes.push(text);
+        let note = Note { about, text };
+        if self.notes.len() < 16 && !self.notes.contains(&note) {
+            self.notes.push(note);
         }
     }
 
+    /// Drops the notes still owed about the INFO key `about`; returns whether there were any.
+    fn drop_notes_about(&mut self, about: &str) -> bool {
+        let before = self.notes.len();
+        self.notes.retain(|n| n.about != Some(about));
+        self.notes.len() != before
+    }
+
     fn take_notes(&mut self) -> Vec<Response> {
-        self.notes.drain(..).map(Response::Message).collect()
+        self.notes
+            .drain(..)
+            .map(|n| Response::Message(n.text))
+            .collect()
     }
 
     /// The limits for the next search. Without `time_left`, the match clock left is
@@ -321,14 +394,28 @@ impl Session {
             } else {
                 String::new()
             };
-            self.note(format!(
-                "max_memory {bytes} bytes is less than the {need} bytes Rensa needs{with}; playing with minimal tables"
-            ));
+            self.note_about(
+                "max_memory",
+                format!(
+                    "max_memory {bytes} bytes is less than the {need} bytes Rensa needs{with}; playing with minimal tables"
+                ),
+            );
         }
     }
 
-    /// Applies an INFO line. Never produces output; problems become notes.
+    /// Applies an INFO line. Never produces output; problems become notes, and a note still
+    /// owed about the key's earlier value is dropped (the new value stands in its place).
     pub fn apply_info(&mut self, info: Info) {
+        // (An ignored value leaves the earlier one, and any note about it, in force.)
+        let accepted = match info {
+            Info::TimeoutTurn(v) | Info::TimeoutMatch(v) | Info::MaxMemory(v) => v >= 0,
+            Info::Rule(v) => (0..16).contains(&v),
+            Info::Invalid { .. } => false,
+            _ => true,
+        };
+        if let Some(key) = info_key(&info).filter(|_| accepted) {
+            self.drop_notes_about(key);
+        }
         let s = &mut self.settings;
         match info {
             Info::TimeoutTurn(v) if v >= 0 => s.timeout_turn_ms = v as u64,
@@ -347,14 +434,18 @@ impl Session {
                 // search waits for them on that clock, and the time backstop still answers.
                 crate::board::fast::prepare_tables_soon(rule);
                 if v & 2 != 0 && v != 2 {
-                    self.note(format!(
-                        "continuous games (rule bit 2) are not supported; playing {rule}"
-                    ));
+                    self.note_about(
+                        "rule",
+                        format!("continuous games (rule bit 2) are not supported; playing {rule}"),
+                    );
                 }
                 if v & 12 == 12 {
-                    self.note(format!(
-                        "rule {v} sets both the renju (4) and caro (8) bits; playing {rule}"
-                    ));
+                    self.note_about(
+                        "rule",
+                        format!(
+                            "rule {v} sets both the renju (4) and caro (8) bits; playing {rule}"
+                        ),
+                    );
                 }
             }
             Info::Folder(f) => s.folder = Some(f),
@@ -362,41 +453,53 @@ impl Session {
             Info::MaxNode(v) => s.max_nodes = (v > 0).then_some(v as u64),
             Info::MaxDepth(v) => s.max_depth = (v > 0).then_some(v.min(Depth::MAX as i64) as Depth),
             Info::ThreadNum(v) => {
-                // A cap already noted as too small is noted again only if the threads now need
-                // more (a manager may send `max_memory` before `thread_num`).
+                // A cap noted as too small is noted afresh with the new threads' need while its
+                // note is still owed (a manager may send `max_memory` before `thread_num`); once
+                // reported, only if the threads now need more.
                 let old_need = min_memory_bytes(s.threads);
                 let was_enough = s.max_memory_bytes == 0 || s.max_memory_bytes >= old_need;
                 s.threads = v.clamp(1, MAX_THREADS as i64) as usize;
-                if was_enough || min_memory_bytes(s.threads) > old_need {
+                let grew = min_memory_bytes(s.threads) > old_need;
+                if self.drop_notes_about("max_memory") || was_enough || grew {
                     self.check_memory();
                 }
                 if v < 1 {
-                    self.note(format!("thread_num {v} is not a thread count; using 1"));
+                    self.note_about(
+                        "thread_num",
+                        format!("thread_num {v} is not a thread count; using 1"),
+                    );
                 } else if v > MAX_THREADS as i64 {
-                    self.note(format!("thread_num {v} capped at {MAX_THREADS}"));
+                    self.note_about(
+                        "thread_num",
+                        format!("thread_num {v} capped at {MAX_THREADS}"),
+                    );
                 }
             }
             Info::HashSize(v) => {
                 s.hash_size_kib = v.max(0) as u64;
                 if v < 0 {
-                    self.note(format!("hash_size {v} is not a size; ignored"));
+                    self.note_about("hash_size", format!("hash_size {v} is not a size; ignored"));
                 }
             }
             Info::Strength(v) => {
                 s.strength = v.clamp(0, 100) as u32;
                 if !(0..=100).contains(&v) {
-                    self.note(format!(
-                        "strength {v} is outside 0..100; using {}",
-                        v.clamp(0, 100)
-                    ));
+                    self.note_about(
+                        "strength",
+                        format!("strength {v} is outside 0..100; using {}", v.clamp(0, 100)),
+                    );
                 }
             }
             Info::ShowDetail(v) => s.show_detail = v,
             Info::Pondering(v) => s.pondering = v != 0,
             Info::Other { key } => log::debug!("INFO {key} ignored"),
-            Info::Invalid { key, value } => self.note(format!(
-                "INFO {key} '{value}' is not a valid value; ignored"
-            )),
+            Info::Invalid { key, value } => {
+                let text = format!("INFO {key} '{value}' is not a valid value; ignored");
+                match INFO_KEYS.iter().find(|&&k| k == key) {
+                    Some(&k) => self.note_about(k, text),
+                    None => self.note(text),
+                }
+            }
             // Values the guarded arms above refused. The note names the key: two keys with the
             // same bad value (`timeout_turn -1`, `rule -1`) are two problems, not one.
             Info::TimeoutTurn(v) => self.unhonoured("timeout_turn", v),
@@ -407,8 +510,8 @@ impl Session {
     }
 
     /// Notes an INFO value that is ignored because it cannot be honoured.
-    fn unhonoured(&mut self, key: &str, v: i64) {
-        self.note(format!("INFO {key} {v} cannot be honoured; ignored"));
+    fn unhonoured(&mut self, key: &'static str, v: i64) {
+        self.note_about(key, format!("INFO {key} {v} cannot be honoured; ignored"));
     }
 
     /// Brings the engine in line with the settings (rule, memory) before it is used.
@@ -457,6 +560,28 @@ impl Session {
             return Step::Reply(vec![]);
         }
         self.sync_engine();
+        // A move request answered with an ERROR still carries the notes owed (a manager reads
+        // MESSAGE lines before the reply whatever it is).
+        let asks_move = matches!(
+            cmd,
+            Command::Begin
+                | Command::Turn(_)
+                | Command::Board { silent: false, .. }
+                | Command::Swap2Board(_)
+        );
+        let mut step = self.dispatch(cmd, at);
+        if let Step::Reply(lines) = &mut step {
+            if asks_move && lines.iter().any(|l| matches!(l, Response::Error(_))) {
+                let mut notes = self.take_notes();
+                notes.append(lines);
+                *lines = notes;
+            }
+        }
+        step
+    }
+
+    /// Handles one command other than INFO (see [`Session::handle`]).
+    fn dispatch(&mut self, cmd: Command, at: Instant) -> Step {
         match cmd {
             Command::Info(_) => Step::Reply(vec![]),
             Command::Start(n) => self.start(n, n),
@@ -524,6 +649,8 @@ impl Session {
         self.started = true;
         self.used_ms = 0;
         self.marks.clear();
+        // Notes about the last game's position are stale; those about INFO values still hold.
+        self.notes.retain(|n| n.about.is_some());
         Step::Reply(vec![Response::Ok])
     }
 
@@ -1304,7 +1431,9 @@ mod tests {
         assert!(run(&mut s, "INFO thread_num 3").is_empty());
         assert_eq!(s.notes.len(), 1);
         assert!(
-            s.notes[0].contains("less than the 18874368 bytes Rensa needs with 3 threads"),
+            s.notes[0]
+                .text
+                .contains("less than the 18874368 bytes Rensa needs with 3 threads"),
             "{:?}",
             s.notes
         );
@@ -1324,17 +1453,18 @@ mod tests {
         let mut s = started();
         assert!(run(&mut s, "INFO max_memory 1000000").is_empty());
         assert_eq!(s.notes.len(), 1);
+        // The note not yet reported is replaced by one with the threads' need.
         assert!(run(&mut s, "INFO thread_num 4").is_empty());
-        assert_eq!(s.notes.len(), 2, "{:?}", s.notes);
-        let need = min_memory_bytes(4);
-        assert!(
-            s.notes[1].contains(&format!(
-                "less than the {need} bytes Rensa needs with 4 threads"
-            )),
-            "{:?}",
-            s.notes
-        );
-        // The same or a smaller need is not noted again.
+        assert_eq!(s.notes.len(), 1, "{:?}", s.notes);
+        let need = |n| {
+            format!(
+                "less than the {} bytes Rensa needs with {n} threads",
+                min_memory_bytes(n)
+            )
+        };
+        assert!(s.notes[0].text.contains(&need(4)), "{:?}", s.notes);
+        // Once reported, the same or a smaller need is not noted again; a larger one is.
+        assert_eq!(s.take_notes().len(), 1);
         for l in [
             "INFO thread_num 4",
             "INFO thread_num 2",
@@ -1342,7 +1472,66 @@ mod tests {
         ] {
             assert!(run(&mut s, l).is_empty());
         }
-        assert_eq!(s.notes.len(), 2, "{:?}", s.notes);
+        assert!(s.notes.is_empty(), "{:?}", s.notes);
+        assert!(run(&mut s, "INFO thread_num 8").is_empty());
+        assert_eq!(s.notes.len(), 1, "{:?}", s.notes);
+        assert!(s.notes[0].text.contains(&need(8)), "{:?}", s.notes);
+    }
+
+    /// A note is about what is in force when the reply comes: a later value of the same INFO
+    /// key replaces it (an ignored value does not), an ERROR reply to a move request carries
+    /// it, and a new game drops the notes about the last game's position.
+    #[test]
+    fn notes_owed_follow_the_values_in_force() {
+        let messages = |out: &[String]| {
+            out.iter()
+                .filter_map(|l| l.strip_prefix("MESSAGE ").map(str::to_string))
+                .collect::<Vec<_>>()
+        };
+        // A replaced rule value: no note about it.
+        let mut s = started();
+        for l in ["INFO rule 6", "INFO rule 0"] {
+            assert!(run(&mut s, l).is_empty());
+        }
+        let out = run(&mut s, "BEGIN");
+        assert!(messages(&out).is_empty(), "{out:?}");
+        assert!(is_move(out.last().unwrap()), "{out:?}");
+        // A replaced memory cap, and an ignored value that leaves the old one (and its note).
+        let mut s = started();
+        for l in ["INFO max_memory 1000", "INFO max_memory 367001600"] {
+            assert!(run(&mut s, l).is_empty());
+        }
+        assert!(s.notes.is_empty(), "{:?}", s.notes);
+        for l in [
+            "INFO max_memory 1000",
+            "INFO max_memory -5",
+            "INFO max_memory x",
+        ] {
+            assert!(run(&mut s, l).is_empty());
+        }
+        let texts: Vec<&str> = s.notes.iter().map(|n| n.text.as_str()).collect();
+        assert_eq!(texts.len(), 3, "{texts:?}");
+        assert!(
+            texts[0].starts_with("max_memory 1000 bytes is less"),
+            "{texts:?}"
+        );
+        // An ERROR reply to a move request carries the notes; they are not repeated after it.
+        let mut s = started();
+        assert!(run(&mut s, "INFO rule 6").is_empty());
+        let out = run(&mut s, "TURN 15,15");
+        assert_eq!(messages(&out).len(), 1, "{out:?}");
+        assert!(messages(&out)[0].contains("continuous games"), "{out:?}");
+        assert!(out.last().unwrap().starts_with("ERROR "), "{out:?}");
+        assert!(s.notes.is_empty(), "{:?}", s.notes);
+        // Other commands leave them owed.
+        assert!(run(&mut s, "INFO strength 500").is_empty());
+        assert!(messages(&run(&mut s, "ABOUT")).is_empty());
+        assert_eq!(s.notes.len(), 1);
+        // A new game keeps the notes about INFO values and drops those about the position.
+        s.note("about the old position".to_string());
+        assert_eq!(run(&mut s, "START 15"), vec!["OK"]);
+        let texts: Vec<&str> = s.notes.iter().map(|n| n.text.as_str()).collect();
+        assert_eq!(texts, vec!["strength 500 is outside 0..100; using 100"]);
     }
 
     #[test]
