@@ -2,14 +2,16 @@
 //! position of the games, each root move the search generates, in the search's static order,
 //! with what a policy could read cheaply, and which one the game went on with.
 //!
-//! `cargo run --release --example dump_policy -- <rule> [--size N] <games.jsonl>...`
+//! `cargo run --release --example dump_policy -- <rule> [--size N] [--windows] <games.jsonl>...`
 //!
 //! Columns, one line per candidate: position number, held out (0/1), rank in the search's
 //! static order (0 first), played (0/1), the side to move's combination of four line classes
 //! at the cell and the opponent's (`pattern::combo_multiset`), the side to move's threat class
 //! and the opponent's, the two cell scores, and the Chebyshev distance (capped at 6) to the
 //! last move and to the side to move's own last move (6 when there is none), and the side to
-//! move's colour (0 black, 1 white).
+//! move's colour (0 black, 1 white). With `--windows` (after the rule and size), four more
+//! columns: per direction the cell's eight-cell line window from the side to move's view (the
+//! line key's neighbours four either way, 2 bits each: 0 empty, 1 own, 2 opponent, 3 wall).
 #[allow(dead_code)]
 mod fit_common;
 
@@ -42,6 +44,17 @@ fn main() {
         size = args[2].parse().expect("--size N");
         args.drain(1..3);
     }
+    let windows = args.get(1).map(String::as_str) == Some("--windows");
+    if windows {
+        args.remove(1);
+    }
+    // The engine's static order under another policy file (`RENSA_POLICY=FILE`), e.g. to check
+    // that the engine reads a fitted file as the fit does.
+    if let Ok(path) = std::env::var("RENSA_POLICY") {
+        let text = std::fs::read_to_string(&path).expect("RENSA_POLICY file");
+        let p = rensa::search::policy::Policy::parse(&text).expect("RENSA_POLICY policy");
+        rensa::search::policy::set_policy(p);
+    }
     let tt = Tt::new(1 << 20);
     let vcf = VcfCache::new(16);
     let stop = std::sync::atomic::AtomicBool::new(false);
@@ -67,9 +80,23 @@ fn main() {
                     let classes = [0, 1, 2, 3].map(|d| b.pattern(i, c, d) as u8);
                     pattern::combo_multiset(pattern::combo_index(classes))
                 };
+                let win = if windows {
+                    [0, 1, 2, 3]
+                        .map(|d| {
+                            let key = b.line_key(i, d);
+                            let key = match me {
+                                rensa::Color::Black => key,
+                                rensa::Color::White => pattern::swap_colors(key),
+                            };
+                            format!(",{}", (key >> pattern::shift(-4)) & 0xffff)
+                        })
+                        .concat()
+                } else {
+                    String::new()
+                };
                 writeln!(
                     out,
-                    "{n},{},{rank},{},{},{},{},{},{},{},{},{},{}",
+                    "{n},{},{rank},{},{},{},{},{},{},{},{},{},{}{win}",
                     test as u8,
                     (i == played) as u8,
                     m(me),

@@ -15,6 +15,8 @@ move is among the first k candidates (training / held out), and writes the polic
 move-ordering units: the logits times `--scale`. `--colours` fits separate tables for black and
 white to move (renju). `--init FILE` starts from a policy file instead (with `--steps 0` it
 only measures that policy on the data, e.g. the built-in one on another rule's or board's games).
+`--windows R` (with `dump_policy --windows` data) also fits a score per line window of R cells
+either way, shared by the four directions; `--freeze` fits only those on top of `--init`.
 Needs numpy.
 """
 import argparse
@@ -37,13 +39,19 @@ ap.add_argument("--min", type=int, default=30, help="fit entries seen at least t
 ap.add_argument("--attack", type=float, default=1.5, help="start: the own cell score's weight")
 ap.add_argument("--temp", type=float, default=100.0, help="start: cell-score units per logit")
 ap.add_argument("--scale", type=float, default=150.0, help="move-ordering units per logit")
+ap.add_argument("--windows", type=int, default=0, metavar="R",
+                help="also fit a score per line window of R cells either way (1-4; data from "
+                     "`dump_policy --windows`), shared by the four directions and mirror images")
+ap.add_argument("--freeze", action="store_true",
+                help="keep the --init policy's tables as they are and fit only the windows")
+ap.add_argument("--wl2", type=float, default=1e-3, help="pull on the squared window logits")
 ap.add_argument("--init", metavar="FILE",
                 help="start from this policy file (read with --scale) instead of the cell scores; "
                      "with --steps 0 it only measures the file on the data")
 o = ap.parse_args()
 
 d = np.loadtxt(o.data, delimiter=",", dtype=np.int64)
-pos, test, rank, played, mo, mp, to, tp, so, sp, dl, do, col = d.T
+pos, test, rank, played, mo, mp, to, tp, so, sp, dl, do, col = d.T[:13]
 if not o.colours:
     col = np.zeros_like(col)
 NC = 2 if o.colours else 1
@@ -81,9 +89,24 @@ print(f"cell scores reproduced: {np.mean(np.abs(cs - mean_own)[seen_own] < 0.5) 
 feats = [mo + col * NM, mp + col * NM, dl + col * 7, do + col * 7,
          np.minimum(to, 9) * 10 + np.minimum(tp, 9) + col * 100]
 sizes = [NM * NC, NM * NC, 7 * NC, 7 * NC, 100 * NC]
+NW = 0
+if o.windows:
+    R = o.windows
+    NW = 1 << (4 * R)
+    idx = np.arange(NW)
+    mirror = np.zeros(NW, np.int64)
+    for n in range(2 * R):
+        mirror |= ((idx >> (2 * n)) & 3) << (2 * (2 * R - 1 - n))
+    canon = np.minimum(idx, mirror)
+    wins = [canon[(d.T[13 + k] >> (2 * (4 - R))) & (NW - 1)] + col * NW for k in range(4)]
 train = ~gtest[pos]
 free = [np.bincount(f[train], minlength=n) >= o.min for f, n in zip(feats, sizes)]
+W = np.zeros(NW * NC)
 P = [np.tile(cs, NC) * o.attack / o.temp, np.tile(cs, NC) / o.temp] + [np.zeros(n) for n in sizes[2:]]
+wfree = (sum(np.bincount(w[train], minlength=NW * NC) for w in wins) >= o.min) if NW else None
+wm1, wm2 = np.zeros_like(W), np.zeros_like(W)
+if NW:
+    print(f"{int(wfree.sum())} of {NW * NC} windows fitted")
 if o.init:
     P = [np.zeros(n) for n in sizes]
     kinds = {"own": 0, "opp": 1, "last": 2, "ownlast": 3, "threat": 4}
@@ -96,6 +119,12 @@ if o.init:
             if f[0] in ("black", "white"):
                 cols = [("black", "white").index(f[0])] if NC == 2 else [0]
                 f = f[1:]
+            if f[0].startswith("window"):
+                if f[0] != f"window{o.windows}":
+                    raise SystemExit(f"{o.init}: {f[0]} lines need --windows {f[0][6:]}")
+                for c in cols:
+                    W[c * NW + int(f[1])] = int(f[-1]) / o.scale
+                continue
             k = kinds[f[0]]
             i = int(f[1]) * 10 + int(f[2]) if k == 4 else int(f[1])
             for c in cols:
@@ -111,20 +140,34 @@ def softmax_loss(s):
     return p, ll[~gtest].mean(), ll[gtest].mean()
 
 
-for t in range(1, o.steps + 1):
+def total():
     s = sum(p[f] for p, f in zip(P, feats))
+    if NW:
+        s = s + sum(W[w] for w in wins)
+    return s
+
+
+for t in range(1, o.steps + 1):
+    s = total()
     p, ltr, lte = softmax_loss(s)
     if t == 1 or t % 50 == 0:
         print(f"step {t}: choice loss {ltr:.4f} / {lte:.4f}")
         recall(s, f"policy, step {t}")
     g = (p - pl) * train / (~gtest).sum()
     for k, (f, n) in enumerate(zip(feats, sizes)):
+        if o.freeze:
+            break
         gk = (np.bincount(f, weights=g, minlength=n) + 2 * o.l2 * P[k]) * free[k]
         m1[k] = 0.9 * m1[k] + 0.1 * gk
         m2[k] = 0.999 * m2[k] + 0.001 * gk * gk
         P[k] -= o.lr * (m1[k] / (1 - 0.9 ** t)) / (np.sqrt(m2[k] / (1 - 0.999 ** t)) + 1e-8)
+    if NW:
+        gw = (sum(np.bincount(w, weights=g, minlength=NW * NC) for w in wins) + 2 * o.wl2 * W) * wfree
+        wm1 = 0.9 * wm1 + 0.1 * gw
+        wm2 = 0.999 * wm2 + 0.001 * gw * gw
+        W -= o.lr * (wm1 / (1 - 0.9 ** t)) / (np.sqrt(wm2 / (1 - 0.999 ** t)) + 1e-8)
 
-s = sum(p[f] for p, f in zip(P, feats))
+s = total()
 print("end: choice loss {1:.4f} / {2:.4f}".format(*softmax_loss(s)))
 recall(s, "policy, end")
 v = lambda k, i: int(round(P[k][i] * o.scale))
@@ -141,3 +184,6 @@ with open(o.out, "w") as fh:
                     fh.write(f"{pre}threat {a} {b} {x}\n")
         for dd in range(7):
             fh.write(f"{pre}last {dd} {v(2, c * 7 + dd)}\n{pre}ownlast {dd} {v(3, c * 7 + dd)}\n")
+        for w in range(NW):
+            if canon[w] == w and (x := int(round(W[c * NW + w] * o.scale))):
+                fh.write(f"{pre}window{R} {w} {x}\n")

@@ -7,7 +7,7 @@
 //! history. Forced replies extend the search. Values are "centi-stones" from the side to move,
 //! with mate scores `MATE - plies` for forced wins.
 
-use super::policy::Tables;
+use super::policy::{window_of, Tables};
 use super::tt::{self, Tt, BOUND_EXACT, BOUND_LOWER, BOUND_UPPER};
 use super::vcf::{Vcf, VcfCache};
 use super::vct::{Vct, VctCache};
@@ -911,6 +911,11 @@ impl Scoring<'_> {
                         (col >> DIST_BITS).max(row >> DIST_BITS) as usize,
                     ],
                 );
+                if let Some(w) = pol.windows() {
+                    for d in 0..4 {
+                        s += w[window_of(b.line_key(i, d))];
+                    }
+                }
             } else {
                 let ob = &self.threat_bonus;
                 s = (b.cell_score(i, me) + ob[tm as usize]) * self.attack / 16

@@ -25,8 +25,9 @@
 //! seventy-fourth's +45 ± 33 over 400 at 1 s. Renju's own policy (per colour, fitted to 657
 //! games of Rapfi) did not gain: -12 ± 45.
 
-use crate::board::pattern::{combo_multiset, COMBOS, COMBO_LEN};
+use crate::board::pattern::{combo_multiset, shift, COMBOS, COMBO_LEN};
 use crate::types::Rule;
+use std::collections::HashMap;
 use std::sync::OnceLock;
 
 /// The largest distance the policy tells apart.
@@ -38,6 +39,16 @@ pub struct Policy {
     sides: [Tables; 2],
 }
 
+/// Entries of a window table: every eight-cell line window (see [`window_of`]).
+pub const WINDOWS: usize = 1 << 16;
+
+/// The eight-cell line window of a line key (see [`crate::board::pattern`]): the neighbours
+/// four cells either way, 2 bits each as black sees them (0 empty, 1 black, 2 white, 3 wall).
+#[inline(always)]
+pub fn window_of(key: u32) -> usize {
+    (key >> shift(-4)) as usize & (WINDOWS - 1)
+}
+
 /// The tables of one colour to move.
 pub struct Tables {
     own: Box<[i32; COMBO_LEN]>,
@@ -45,6 +56,9 @@ pub struct Tables {
     threats: [[i32; 16]; 16],
     last: [i32; FAR + 1],
     own_last: [i32; FAR + 1],
+    /// Per line window as black sees it (see [`window_of`]), the score it adds in each of the
+    /// four directions, where a policy has window lines.
+    window: Option<Box<[i32; WINDOWS]>>,
 }
 
 impl Tables {
@@ -58,6 +72,13 @@ impl Tables {
             + self.own_last[dists[1].min(FAR)]
     }
 
+    /// The window table, if the policy has one: a cell adds the entries of the windows of its
+    /// four line keys (see [`window_of`]) to [`Tables::score`].
+    #[inline(always)]
+    pub fn windows(&self) -> Option<&[i32; WINDOWS]> {
+        self.window.as_deref()
+    }
+
     fn new() -> Tables {
         Tables {
             own: Box::new([0; COMBO_LEN]),
@@ -65,8 +86,26 @@ impl Tables {
             threats: [[0; 16]; 16],
             last: [0; FAR + 1],
             own_last: [0; FAR + 1],
+            window: None,
         }
     }
+}
+
+/// The window `w` (see [`window_of`]) cut to `r` cells either way, as the side to move sees it
+/// (`side` 0 black, 1 white: 1 own, 2 opponent), the smaller of it and its mirror image: the
+/// index a policy file's `windowR` lines use.
+fn canonical_window(w: usize, r: usize, side: usize) -> usize {
+    let cut = (w >> (2 * (4 - r))) & ((1 << (4 * r)) - 1);
+    let (mut seen, mut mirror) = (0, 0);
+    for n in 0..2 * r {
+        let mut v = (cut >> (2 * n)) & 3;
+        if side == 1 && (v == 1 || v == 2) {
+            v ^= 3;
+        }
+        seen |= v << (2 * n);
+        mirror |= v << (2 * (2 * r - 1 - n));
+    }
+    seen.min(mirror)
 }
 
 impl Policy {
@@ -74,11 +113,15 @@ impl Policy {
     /// `pattern::combo_multiset` numbers them), `threat T U V` (the side to move's threat class
     /// T and the opponent's U), `last D V` and `ownlast D V` (distance D, 0..=6); `#` starts a
     /// comment. A line may start with `black` or `white`: it then sets only the tables used
-    /// when that colour is to move (renju's colours play under different rules). Missing
-    /// entries are 0.
+    /// when that colour is to move (renju's colours play under different rules). Lines
+    /// `windowR W V` (R 1..=4 cells either way; W a window of those cells from the side to
+    /// move's view, 2 bits per cell from the far end before the cell: 0 empty, 1 own, 2
+    /// opponent, 3 wall; the smaller of it and its mirror image) add V in each direction whose
+    /// line shows that window; one R per policy. Missing entries are 0.
     pub fn parse(text: &str) -> Result<Policy, String> {
         let mut own_m = vec![[0i32; 2]; COMBOS];
         let mut opp_m = vec![[0i32; 2]; COMBOS];
+        let mut windows: Vec<[HashMap<usize, i32>; 2]> = vec![Default::default(); 5];
         let mut p = Policy {
             sides: [Tables::new(), Tables::new()],
         };
@@ -113,6 +156,11 @@ impl Policy {
                     }
                     ("last", 3) => t.last[num(f[1], FAR).ok_or_else(bad)?] = value,
                     ("ownlast", 3) => t.own_last[num(f[1], FAR).ok_or_else(bad)?] = value,
+                    (w, 3) if w.len() == 7 && w.starts_with("window") => {
+                        let r = num(&w[6..], 4).filter(|&r| r >= 1).ok_or_else(bad)?;
+                        let key = num(f[1], (1 << (4 * r)) - 1).ok_or_else(bad)?;
+                        windows[r][c].insert(key, value);
+                    }
                     _ => return Err(bad()),
                 }
             }
@@ -122,6 +170,27 @@ impl Policy {
             for c in 0..2 {
                 p.sides[c].own[i] = own_m[m][c];
                 p.sides[c].opp[i] = opp_m[m][c];
+            }
+        }
+        let used: Vec<usize> = (1..=4)
+            .filter(|&r| windows[r].iter().any(|m| !m.is_empty()))
+            .collect();
+        if used.len() > 1 {
+            return Err(format!(
+                "window lines of {} sizes; one is allowed",
+                used.len()
+            ));
+        }
+        if let Some(&r) = used.first() {
+            for (c, values) in windows[r].iter().enumerate() {
+                let mut table: Box<[i32; WINDOWS]> = vec![0; WINDOWS]
+                    .into_boxed_slice()
+                    .try_into()
+                    .unwrap_or_else(|_| unreachable!("WINDOWS entries"));
+                for (w, v) in table.iter_mut().enumerate() {
+                    *v = values.get(&canonical_window(w, r, c)).copied().unwrap_or(0);
+                }
+                p.sides[c].window = Some(table);
             }
         }
         Ok(p)
@@ -202,6 +271,34 @@ mod tests {
     }
 
     #[test]
+    fn window_lines_score_each_direction_from_the_side_to_moves_view() {
+        // window1: one cell either way, 2 bits each, the cell before the move in the low bits.
+        // 0b0001 = own stone before, empty after; its mirror (0b0100) is the same entry.
+        let p = Policy::parse("window1 1 50\nwindow1 6 -7\n").unwrap();
+        let key = |before: u32, after: u32| (before << shift(-1)) | (after << shift(1));
+        let score = |side: usize, keys: [u32; 4]| {
+            let w = p.tables(side).windows().expect("window table");
+            keys.iter().map(|&k| w[window_of(k)]).sum::<i32>()
+        };
+        let empty = key(0, 0);
+        // Black to move: a black stone (1) just before or just after, in two directions.
+        assert_eq!(score(0, [key(1, 0), key(0, 1), empty, empty]), 100);
+        // White to move sees the same black stones as the opponent's (window 0b0010, unset).
+        assert_eq!(score(1, [key(1, 0), key(0, 1), empty, empty]), 0);
+        assert_eq!(score(1, [key(2, 0), empty, empty, empty]), 50);
+        // 6 = 0b0110: an opponent's stone before and an own stone after, and its mirror image.
+        assert_eq!(score(0, [key(2, 1), key(1, 2), empty, empty]), -14);
+        // Cells further away do not count with one cell either way.
+        assert_eq!(score(0, [1 << shift(-2), 1 << shift(3), empty, empty]), 0);
+        // No window lines, no table.
+        assert!(Policy::parse("own 6000 1")
+            .unwrap()
+            .tables(0)
+            .windows()
+            .is_none());
+    }
+
+    #[test]
     fn parse_rejects_bad_lines() {
         for bad in [
             "own 6",
@@ -212,6 +309,10 @@ mod tests {
             "red own 6 1",
             "own 6 1.5",
             "black",
+            "window5 1 1",
+            "window0 1 1",
+            "window1 16 1",
+            "window1 1 1\nwindow2 1 1",
         ] {
             assert!(Policy::parse(bad).is_err(), "{bad:?} accepted");
         }
