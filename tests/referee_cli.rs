@@ -160,6 +160,37 @@ fn openings_at_the_draw_limit_and_sprt_outside_a_match_are_refused() {
     let _ = std::fs::remove_dir_all(&out);
 }
 
+/// With `dir=`, a bare program name that names a file in that directory runs that file (audit,
+/// eighty-ninth session: it was looked up on PATH only and the engine failed to start).
+#[test]
+fn a_bare_name_with_dir_runs_the_file_in_that_directory() {
+    let fake = std::path::Path::new(FAKE);
+    let dir = format!("dir={}", fake.parent().unwrap().display());
+    let name = fake.file_name().unwrap().to_str().unwrap();
+    let out = temp_dir("bare-name");
+    let o = referee(
+        &[
+            "match",
+            "--engine",
+            name,
+            &dir,
+            "--engine",
+            FAKE,
+            "--games",
+            "1",
+            "--turn-ms",
+            "300",
+            "--quiet",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        Duration::from_secs(30),
+    );
+    assert!(o.status.success(), "stderr: {}", text(&o.stderr));
+    assert!(out.join("games.jsonl").exists());
+    let _ = std::fs::remove_dir_all(&out);
+}
+
 #[test]
 fn the_folder_is_sent_as_an_absolute_path() {
     // Bug (audit): a relative `--folder` was sent as given, which from an engine running in
@@ -334,6 +365,32 @@ fn usage_errors_exit_with_2() {
         assert!(!out.join("games.jsonl").exists(), "{bad:?}");
         let _ = std::fs::remove_dir_all(&out);
     }
+    // Swap2 places up to five stones before the game goes on: a lower draw limit would end
+    // games in the opening phase and blame the engine for it (audit, eighty-ninth session).
+    let out = temp_dir("usage-swap2");
+    let mut args = TWO_FAKES.to_vec();
+    args.extend([
+        "--swap2",
+        "--draw-after",
+        "5",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let o = referee(&args, Duration::from_secs(20));
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("--draw-after 5"),
+        "{}",
+        text(&o.stderr)
+    );
+    assert!(!out.join("games.jsonl").exists());
+    // Moves given both ways to `judge` (the file's used to win silently).
+    let o = referee(
+        &["judge", "--file", "moves.txt", "7,7"],
+        Duration::from_secs(20),
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    assert!(text(&o.stderr).contains("--file"), "{}", text(&o.stderr));
     // Nothing to play or judge is a runtime error (exit 1) with a message, not an empty run.
     let out = temp_dir("nothing");
     std::fs::create_dir_all(&out).unwrap();
@@ -689,6 +746,78 @@ fn processes_with(marker: &str) -> Vec<String> {
         }
     }
     found
+}
+
+/// A second Ctrl-C exits at once and still kills the engines, which run in process groups of
+/// their own that a terminal's signal does not reach (audit, eighty-ninth session: they were
+/// left running).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_second_sigint_exits_at_once_and_kills_the_engines() {
+    let out = temp_dir("second-sigint");
+    let marker = format!("{}", 8_000_000 + std::process::id());
+    let seed = format!("arg={marker}");
+    let mut args = vec!["match", "--engine", FAKE, "name=a", "arg=--mode"];
+    args.extend([
+        "arg=ignore-end",
+        "arg=--seed",
+        &seed,
+        "--engine",
+        FAKE,
+        "name=b",
+    ]);
+    args.extend([
+        "arg=--mode",
+        "arg=hang",
+        "arg=--seed",
+        &seed,
+        "--games",
+        "4",
+    ]);
+    args.extend([
+        "--turn-ms",
+        "20000",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    // The engines' own command lines (the referee's holds the marker too).
+    let engines = || {
+        processes_with(&marker)
+            .into_iter()
+            .filter(|c| c.starts_with(FAKE))
+            .collect::<Vec<_>>()
+    };
+    let mut child = spawn_referee(&args);
+    let start = Instant::now();
+    while engines().len() < 2 && start.elapsed() < Duration::from_secs(20) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(engines().len(), 2, "both engines running: {:?}", engines());
+    std::thread::sleep(Duration::from_millis(300));
+    for _ in 0..2 {
+        // SAFETY: kill(2) on our own child's pid.
+        assert_eq!(
+            unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) },
+            0
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let start = Instant::now();
+    while child.try_wait().expect("wait").is_none() {
+        assert!(start.elapsed() < Duration::from_secs(3), "still running");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let start = Instant::now();
+    while !engines().is_empty() {
+        assert!(
+            start.elapsed() < Duration::from_secs(3),
+            "left {:?}",
+            engines()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = std::fs::remove_dir_all(&out);
 }
 
 #[cfg(target_os = "linux")]

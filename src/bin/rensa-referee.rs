@@ -192,7 +192,7 @@ struct JudgeArgs {
     /// Moves: `7,7 8,8 9,9` or `h8i9j10`. Omit to read --file.
     moves: Vec<String>,
     /// Read the moves from a file ('#' starts a comment).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "moves")]
     file: Option<PathBuf>,
     /// freestyle, standard, renju, caro (exact five, value 9) or caro8; or an INFO rule number (0-15).
     #[arg(long, default_value = "freestyle", value_parser = rule_arg)]
@@ -281,16 +281,24 @@ const STOP_SIGNALS: [libc::c_int; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHU
 #[cfg(unix)]
 fn install_interrupt_handler() {
     extern "C" fn on_signal(sig: libc::c_int) {
-        rensa::referee::process::request_interrupt(sig);
-        // A second one kills the referee at once.
-        // SAFETY: signal(2) is async-signal-safe.
+        use rensa::referee::process;
+        if !process::interrupted() {
+            process::request_interrupt(sig);
+            return;
+        }
+        // A second one kills the engines' process groups (they do not get the terminal's
+        // signals) and then the referee, at once.
+        process::kill_engine_groups();
+        // SAFETY: signal(2) and raise(3) are async-signal-safe; the raised signal is delivered,
+        // with the default action, when this handler returns.
         unsafe {
             libc::signal(sig, libc::SIG_DFL);
+            libc::raise(sig);
         }
     }
     for sig in STOP_SIGNALS {
-        // SAFETY: the handler only stores to an atomic and resets the disposition, both
-        // async-signal-safe.
+        // SAFETY: the handler only reads and stores atomics, sends kill(2) and resets the
+        // disposition, all async-signal-safe.
         unsafe {
             libc::signal(sig, on_signal as *const () as libc::sighandler_t);
         }
@@ -428,7 +436,18 @@ fn parse_engine_spec(tokens: &[String], base: TimeControl) -> anyhow::Result<Eng
             _ => spec.command.args.push(t.clone()),
         }
     }
-    spec.command.program = program.ok_or_else(|| anyhow!("--engine needs a program path"))?;
+    let mut program = program.ok_or_else(|| anyhow!("--engine needs a program path"))?;
+    // With `dir=`, a bare name (no `/`) that names a file there is that file, as a user who
+    // put the engine in its folder means; other bare names (`python3`) are looked up on PATH.
+    if let Some(dir) = &spec.command.dir {
+        if program.components().count() == 1
+            && program.is_relative()
+            && dir.join(&program).is_file()
+        {
+            program = Path::new(".").join(program);
+        }
+    }
+    spec.command.program = program;
     if spec.time.turn_ms == 0 && spec.time.match_ms == 0 {
         bail!(
             "engine {}: turn-ms and match-ms cannot both be 0 (every wait needs a deadline)",
@@ -622,6 +641,14 @@ fn build_config(tournament: Tournament, a: &RunArgs) -> anyhow::Result<RunConfig
     let mut settings = GameSettings::new(width, height, rule);
     settings.swap2 = a.swap2;
     settings.draw_after = draw_limit(&settings, a.draw_after, a.no_renju_cutoff)?;
+    if let Some(n) = settings
+        .draw_after
+        .filter(|&n| a.swap2 && n <= SWAP2_MAX_STONES)
+    {
+        return Err(usage(anyhow!(
+            "--draw-after {n} is too small for --swap2: its opening phase places up to {SWAP2_MAX_STONES} stones"
+        )));
+    }
     settings.board_every_move = a.board_every_move;
     settings.max_memory_bytes = a.max_memory_bytes;
     settings.enforce_memory = a.enforce_memory;
@@ -829,6 +856,9 @@ fn judge(a: JudgeArgs) -> anyhow::Result<ExitCode> {
 
 /// The draw limit of `--draw-after` and `--no-renju-cutoff` over the rule's default in
 /// `defaults` (renju's Gomocup cut-off); a limit of 0 is a usage error.
+/// The most stones the swap2 opening phase puts on the board.
+const SWAP2_MAX_STONES: usize = 5;
+
 fn draw_limit(
     defaults: &GameSettings,
     draw_after: Option<usize>,

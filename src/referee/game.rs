@@ -976,9 +976,11 @@ fn board_block(head: &str, moves: &[Pos], to_move: Option<Color>) -> Vec<String>
     lines
 }
 
-/// A file-name-safe form of an engine name.
+/// A file-name-safe form of an engine name: never empty, and never `.` or `..` (or any name
+/// of dots only), which would name a folder other than the engine's own.
 pub fn sanitize(name: &str) -> String {
-    name.chars()
+    let safe: String = name
+        .chars()
         .map(|c| {
             if c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.' {
                 c
@@ -986,12 +988,28 @@ pub fn sanitize(name: &str) -> String {
                 '_'
             }
         })
-        .collect()
+        .collect();
+    if safe.chars().all(|c| c == '.') {
+        format!("_{}", safe.replace('.', "_"))
+    } else {
+        safe
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sanitized_names_stay_inside_their_folder() {
+        assert_eq!(sanitize("Rapfi 0.38/x"), "Rapfi_0.38_x");
+        assert_eq!(sanitize("a.b"), "a.b");
+        assert_eq!(sanitize(".hidden"), ".hidden");
+        // `.`, `..` and the empty name would not be a folder of the engine's own.
+        assert_eq!(sanitize("."), "__");
+        assert_eq!(sanitize(".."), "___");
+        assert_eq!(sanitize(""), "_");
+    }
 
     #[test]
     fn move_lines_parse_like_gomocupjudge() {

@@ -49,6 +49,43 @@ pub fn interrupted() -> bool {
     INTERRUPTED.load(Ordering::SeqCst) != 0
 }
 
+/// Slots of [`ENGINE_GROUPS`].
+#[cfg(unix)]
+const GROUP_SLOTS: usize = 256;
+
+/// The process groups of the engines this process has started and not yet reaped (0: a free
+/// slot), for [`kill_engine_groups`].
+#[cfg(unix)]
+static ENGINE_GROUPS: [AtomicI32; GROUP_SLOTS] = [const { AtomicI32::new(0) }; GROUP_SLOTS];
+
+/// Files an engine's process group for [`kill_engine_groups`]; returns its slot (`None` when
+/// every slot is taken: that engine is then only killed the ordinary way).
+#[cfg(unix)]
+fn register_group(pgid: i32) -> Option<usize> {
+    ENGINE_GROUPS.iter().position(|s| {
+        s.compare_exchange(0, pgid, Ordering::SeqCst, Ordering::SeqCst)
+            .is_ok()
+    })
+}
+
+/// Kills the process group of every engine started and not yet reaped, at once: for a second
+/// Ctrl-C, when the referee exits without its usual clean-up (engines run in groups of their
+/// own, so a terminal's signal does not reach them). Async-signal-safe: atomic loads and
+/// kill(2).
+pub fn kill_engine_groups() {
+    #[cfg(unix)]
+    for slot in &ENGINE_GROUPS {
+        let pgid = slot.load(Ordering::SeqCst);
+        if pgid > 0 {
+            // SAFETY: kill(2) has no memory-safety preconditions; a negative pid addresses a
+            // process group.
+            unsafe {
+                libc::kill(-pgid, libc::SIGKILL);
+            }
+        }
+    }
+}
+
 /// The signal number given to [`request_interrupt`], if it was called.
 pub fn interrupt_signal() -> Option<i32> {
     Some(INTERRUPTED.load(Ordering::SeqCst)).filter(|&s| s != 0)
@@ -97,6 +134,9 @@ pub struct EngineProcess {
     suspended: bool,
     /// Line ending written after each command (CR LF by default, like Piskvork and GomocupJudge).
     pub eol: &'static str,
+    /// This engine's slot in the registry of [`kill_engine_groups`].
+    #[cfg(unix)]
+    group_slot: Option<usize>,
 }
 
 impl EngineProcess {
@@ -125,16 +165,23 @@ impl EngineProcess {
         }
         let mut child = command.spawn()?;
         match Self::attach(&mut child) {
-            Ok((stdin, write_failed, rx)) => Ok(EngineProcess {
-                child,
-                tag,
-                stdin: Some(stdin),
-                write_failed,
-                rx,
-                closed: false,
-                suspended: false,
-                eol: "\r\n",
-            }),
+            Ok((stdin, write_failed, rx)) => {
+                // The engine leads its own process group, whose id is its pid.
+                #[cfg(unix)]
+                let group_slot = register_group(child.id() as i32);
+                Ok(EngineProcess {
+                    child,
+                    tag,
+                    stdin: Some(stdin),
+                    write_failed,
+                    rx,
+                    closed: false,
+                    suspended: false,
+                    eol: "\r\n",
+                    #[cfg(unix)]
+                    group_slot,
+                })
+            }
             Err(e) => {
                 // Never leave a started engine behind.
                 let _ = child.kill();
@@ -291,8 +338,10 @@ impl EngineProcess {
         }
     }
 
-    /// Resident memory of the engine's process tree in bytes (Linux `/proc`; `None` elsewhere or
-    /// if unreadable).
+    /// Memory of the engine's process tree in bytes: the sum of each process's unique set size
+    /// (its private resident pages, which GomocupJudge sums too; pages a forked helper shares
+    /// with its parent count for neither), or its whole resident size where the kernel does not
+    /// tell the private part (Linux `/proc`; `None` elsewhere or if unreadable).
     pub fn memory_bytes(&mut self) -> Option<u64> {
         tree_memory_bytes(self.root())
     }
@@ -437,6 +486,10 @@ impl Drop for EngineProcess {
         self.signal_group(Signal::Kill);
         let _ = self.child.kill();
         let _ = self.child.wait();
+        #[cfg(unix)]
+        if let Some(slot) = self.group_slot {
+            ENGINE_GROUPS[slot].store(0, Ordering::SeqCst);
+        }
     }
 }
 
@@ -550,14 +603,40 @@ fn process_tree(root: Root) -> Vec<u32> {
     tree_members(&proc_table(root.tag), root)
 }
 
-/// Sum of `VmRSS` over the process tree of `root` (Linux only).
+/// Sum over the process tree of `root` of each process's unique set size ([`rollup_uss_kib`]),
+/// or of its `VmRSS` where `smaps_rollup` cannot be read (Linux only).
 fn tree_memory_bytes(root: Root) -> Option<u64> {
     let kib: Vec<u64> = process_tree(root)
         .into_iter()
-        .filter_map(|pid| std::fs::read_to_string(format!("/proc/{pid}/status")).ok())
-        .filter_map(|status| status_rss_kib(&status))
+        .filter_map(|pid| {
+            std::fs::read_to_string(format!("/proc/{pid}/smaps_rollup"))
+                .ok()
+                .and_then(|r| rollup_uss_kib(&r))
+                .or_else(|| {
+                    std::fs::read_to_string(format!("/proc/{pid}/status"))
+                        .ok()
+                        .and_then(|s| status_rss_kib(&s))
+                })
+        })
         .collect();
     (!kib.is_empty()).then(|| kib.iter().sum::<u64>() * 1024)
+}
+
+/// The unique set size in KiB from a `/proc/<pid>/smaps_rollup` text: its `Private_Clean`,
+/// `Private_Dirty` and `Private_Hugetlb` lines (`None` without the first two).
+fn rollup_uss_kib(rollup: &str) -> Option<u64> {
+    let field = |name: &str| {
+        rollup
+            .lines()
+            .find_map(|l| l.strip_prefix(name))
+            .and_then(|v| v.split_whitespace().next())
+            .and_then(|v| v.parse::<u64>().ok())
+    };
+    Some(
+        field("Private_Clean:")?
+            + field("Private_Dirty:")?
+            + field("Private_Hugetlb:").unwrap_or(0),
+    )
 }
 
 /// The parent pid and process group fields of a `/proc/<pid>/stat` line (the command name may
@@ -593,6 +672,11 @@ mod tests {
         let status = "Name:\tx\nVmPeak:\t  100 kB\nVmRSS:\t    2048 kB\n";
         assert_eq!(status_rss_kib(status), Some(2048));
         assert_eq!(status_rss_kib("Name: x\n"), None);
+        let rollup = "55d0-7ffd ---p 00000000 00:00 0   [rollup]\nRss:   270000 kB\n\
+                      Pss:   136000 kB\nShared_Clean:  1000 kB\nShared_Dirty: 266000 kB\n\
+                      Private_Clean:  500 kB\nPrivate_Dirty:  2500 kB\nPrivate_Hugetlb: 0 kB\n";
+        assert_eq!(rollup_uss_kib(rollup), Some(3000));
+        assert_eq!(rollup_uss_kib("Rss: 5 kB\nPrivate_Dirty: 1 kB\n"), None);
     }
 
     #[test]
