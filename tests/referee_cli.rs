@@ -1,5 +1,6 @@
 //! Black-box tests of the `rensa-referee` binary: runs it as a child process with a deadline.
 
+use rensa::referee::record::EndReason;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -157,6 +158,40 @@ fn openings_at_the_draw_limit_and_sprt_outside_a_match_are_refused() {
         Duration::from_secs(30),
     );
     assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+/// A reused engine process that exits during the next game's START handshake is replaced by a
+/// fresh one, as if it had exited before (audit, eighty-ninth session: the game was lost by
+/// crash, or not, depending on when the exit came).
+#[test]
+fn an_engine_that_exits_between_games_is_started_afresh() {
+    let out = temp_dir("exit-between");
+    let mut args = FAKES_A_AND_B.to_vec();
+    args.extend([
+        "arg=--mode",
+        "arg=exit-on-restart",
+        "--games",
+        "4",
+        "--turn-ms",
+        "300",
+    ]);
+    args.extend(["--quiet", "--out", out.to_str().unwrap()]);
+    let o = referee(&args, Duration::from_secs(60));
+    assert!(o.status.success(), "stderr: {}", text(&o.stderr));
+    let records = std::fs::read_to_string(out.join("games.jsonl")).unwrap();
+    let (records, errors) = rensa::referee::records::read_records(&records);
+    assert!(errors.is_empty(), "{errors:?}");
+    assert_eq!(records.len(), 4);
+    for r in &records {
+        assert!(
+            matches!(r.reason, EndReason::Five | EndReason::Draw),
+            "game {}: {:?} {}",
+            r.game_index,
+            r.reason,
+            r.detail
+        );
+    }
     let _ = std::fs::remove_dir_all(&out);
 }
 

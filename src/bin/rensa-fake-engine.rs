@@ -18,6 +18,7 @@ enum Mode {
     Crash,
     CrashLeavingChild,
     ExitOnStart,
+    ExitOnRestart,
     Hang,
     Late,
     Occupied,
@@ -30,11 +31,12 @@ enum Mode {
     Flood,
 }
 
-const MODES: [(&str, Mode); 14] = [
+const MODES: [(&str, Mode); 15] = [
     ("random", Mode::Random),
     ("crash", Mode::Crash),
     ("crash-leaving-child", Mode::CrashLeavingChild),
     ("exit-on-start", Mode::ExitOnStart),
+    ("exit-on-restart", Mode::ExitOnRestart),
     ("hang", Mode::Hang),
     ("late", Mode::Late),
     ("occupied", Mode::Occupied),
@@ -57,6 +59,7 @@ Modes (default random):
   crash-leaving-child  as crash, but first starts a process (`sleep`, --sleep-ms) that keeps
                  its output open (unix)
   exit-on-start  exits as soon as it reads START
+  exit-on-restart  plays its first game (random), then exits as soon as it reads another START
   hang           answers START, then never answers a move and ignores END
   late           sleeps --sleep-ms (default 3000) before each move from move --after on
   occupied       from its move --after on, answers a point that is already occupied
@@ -121,6 +124,8 @@ struct Fake {
     moves_made: usize,
     /// Lines of a BOARD / SWAP2BOARD block being read.
     block: Option<(String, Vec<(i64, i64)>)>,
+    /// A game has been started (see `exit-on-restart`).
+    started: bool,
 }
 
 impl Fake {
@@ -279,9 +284,12 @@ impl Fake {
         let (cmd, arg) = text.split_once(' ').unwrap_or((text, ""));
         match cmd.to_ascii_uppercase().as_str() {
             "START" | "RECTSTART" => {
-                if self.o.mode == Mode::ExitOnStart {
+                if self.o.mode == Mode::ExitOnStart
+                    || (self.o.mode == Mode::ExitOnRestart && self.started)
+                {
                     std::process::exit(0);
                 }
+                self.started = true;
                 let nums: Vec<usize> = arg
                     .split(',')
                     .filter_map(|t| t.trim().parse().ok())
@@ -358,6 +366,7 @@ fn main() {
         cells: vec![0; 225],
         moves_made: 0,
         block: None,
+        started: false,
     };
     let stdin = io::stdin();
     let mut out = io::stdout();

@@ -695,8 +695,15 @@ impl Table<'_, '_> {
     }
 
     /// Starts (if needed) the engine of `slot` and opens a new game on it: START / RECTSTART,
-    /// waits for `OK`, then sends the INFO block.
+    /// waits for `OK`, then sends the INFO block. A process kept from the last game that turns
+    /// out to have exited during the handshake is replaced by a fresh one, once: an engine may
+    /// exit after its game ends, and whether it was gone before START was sent or just after
+    /// must not decide the next game.
     fn start(&mut self, slot: usize) -> Result<(), Stop> {
+        self.start_once(slot, true)
+    }
+
+    fn start_once(&mut self, slot: usize, may_restart: bool) -> Result<(), Stop> {
         let name = self.name(slot);
         let settings = self.settings;
         let player = &mut self.players[slot];
@@ -710,6 +717,7 @@ impl Table<'_, '_> {
         {
             player.session.process = None;
         }
+        let reused = player.session.process.is_some();
         if player.session.process.is_none() {
             match EngineProcess::spawn(&config.command) {
                 Ok(mut p) => {
@@ -772,7 +780,20 @@ impl Table<'_, '_> {
             self.log.write(Instant::now(), &name, "< (stale)", &stale);
         }
         self.log.write(Instant::now(), &name, ">", &start_cmd);
-        if let Err(e) = process.send(&start_cmd) {
+        let sent = process.send(&start_cmd);
+        let gone = match &sent {
+            Err(_) => true,
+            // An exit is seen at once: the engine's output closes.
+            Ok(()) => process.has_exited(),
+        };
+        if gone && reused && may_restart {
+            self.log.note(&format!(
+                "{name}'s process from the last game has exited; starting a fresh one"
+            ));
+            self.players[slot].session.process = None;
+            return self.start_once(slot, false);
+        }
+        if let Err(e) = sent {
             return Err(fault(slot, EndReason::Crash, format!("closed its input ({e})")).into());
         }
         let sent = Instant::now();
@@ -793,6 +814,13 @@ impl Table<'_, '_> {
                         )
                         .into());
                     }
+                }
+                Err(WaitError::Closed) if reused && may_restart => {
+                    self.log.note(&format!(
+                        "{name}'s process from the last game exited at START; starting a fresh one"
+                    ));
+                    self.players[slot].session.process = None;
+                    return self.start_once(slot, false);
                 }
                 Err(e) => return Err(wait_fault(slot, e, &format!("no OK to '{start_cmd}'"))),
             }
