@@ -88,7 +88,7 @@ fn main() {
                                 rensa::Color::Black => key,
                                 rensa::Color::White => pattern::swap_colors(key),
                             };
-                            format!(",{}", (key >> pattern::shift(-4)) & 0xffff)
+                            format!(",{}", rensa::search::policy::window_of(key))
                         })
                         .concat()
                 } else {

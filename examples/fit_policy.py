@@ -140,6 +140,15 @@ def softmax_loss(s):
     return p, ll[~gtest].mean(), ll[gtest].mean()
 
 
+def adam(x, g, m1, m2, t):
+    """One Adam step on `x` with gradient `g` and moment estimates `m1`, `m2` (all in place)."""
+    m1 *= 0.9
+    m1 += 0.1 * g
+    m2 *= 0.999
+    m2 += 0.001 * g * g
+    x -= o.lr * (m1 / (1 - 0.9 ** t)) / (np.sqrt(m2 / (1 - 0.999 ** t)) + 1e-8)
+
+
 def total():
     s = sum(p[f] for p, f in zip(P, feats))
     if NW:
@@ -154,18 +163,12 @@ for t in range(1, o.steps + 1):
         print(f"step {t}: choice loss {ltr:.4f} / {lte:.4f}")
         recall(s, f"policy, step {t}")
     g = (p - pl) * train / (~gtest).sum()
-    for k, (f, n) in enumerate(zip(feats, sizes)):
-        if o.freeze:
-            break
+    for k, (f, n) in enumerate(zip(feats, sizes) if not o.freeze else []):
         gk = (np.bincount(f, weights=g, minlength=n) + 2 * o.l2 * P[k]) * free[k]
-        m1[k] = 0.9 * m1[k] + 0.1 * gk
-        m2[k] = 0.999 * m2[k] + 0.001 * gk * gk
-        P[k] -= o.lr * (m1[k] / (1 - 0.9 ** t)) / (np.sqrt(m2[k] / (1 - 0.999 ** t)) + 1e-8)
+        adam(P[k], gk, m1[k], m2[k], t)
     if NW:
         gw = (sum(np.bincount(w, weights=g, minlength=NW * NC) for w in wins) + 2 * o.wl2 * W) * wfree
-        wm1 = 0.9 * wm1 + 0.1 * gw
-        wm2 = 0.999 * wm2 + 0.001 * gw * gw
-        W -= o.lr * (wm1 / (1 - 0.9 ** t)) / (np.sqrt(wm2 / (1 - 0.999 ** t)) + 1e-8)
+        adam(W, gw, wm1, wm2, t)
 
 s = total()
 print("end: choice loss {1:.4f} / {2:.4f}".format(*softmax_loss(s)))

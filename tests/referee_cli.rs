@@ -203,24 +203,17 @@ fn a_bare_name_with_dir_runs_the_file_in_that_directory() {
     let dir = format!("dir={}", fake.parent().unwrap().display());
     let name = fake.file_name().unwrap().to_str().unwrap();
     let out = temp_dir("bare-name");
-    let o = referee(
-        &[
-            "match",
-            "--engine",
-            name,
-            &dir,
-            "--engine",
-            FAKE,
-            "--games",
-            "1",
-            "--turn-ms",
-            "300",
-            "--quiet",
-            "--out",
-            out.to_str().unwrap(),
-        ],
-        Duration::from_secs(30),
-    );
+    let mut args = vec![
+        "match", "--engine", name, &dir, "--engine", FAKE, "--games", "1",
+    ];
+    args.extend([
+        "--turn-ms",
+        "300",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let o = referee(&args, Duration::from_secs(30));
     assert!(o.status.success(), "stderr: {}", text(&o.stderr));
     assert!(out.join("games.jsonl").exists());
     let _ = std::fs::remove_dir_all(&out);

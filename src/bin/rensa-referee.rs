@@ -854,11 +854,11 @@ fn judge(a: JudgeArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The draw limit of `--draw-after` and `--no-renju-cutoff` over the rule's default in
-/// `defaults` (renju's Gomocup cut-off); a limit of 0 is a usage error.
 /// The most stones the swap2 opening phase puts on the board.
 const SWAP2_MAX_STONES: usize = 5;
 
+/// The draw limit of `--draw-after` and `--no-renju-cutoff` over the rule's default in
+/// `defaults` (renju's Gomocup cut-off); a limit of 0 is a usage error.
 fn draw_limit(
     defaults: &GameSettings,
     draw_after: Option<usize>,

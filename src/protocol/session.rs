@@ -165,13 +165,13 @@ pub enum Step {
 struct Note {
     /// The INFO key whose value the note is about (`None`: the position or the command): a
     /// later value of that key replaces the note, and a new game drops the others.
-    about: Option<&'static str>,
+    about: Option<String>,
     text: String,
 }
 
 /// The key a note about an INFO line is filed under (see [`Note::about`]): a memory cap too
 /// small for the threads is about `max_memory` whichever of the two keys came last.
-fn info_key(info: &Info) -> Option<&'static str> {
+fn info_key(info: &Info) -> Option<&str> {
     Some(match info {
         Info::TimeoutTurn(_) => "timeout_turn",
         Info::TimeoutMatch(_) => "timeout_match",
@@ -188,29 +188,10 @@ fn info_key(info: &Info) -> Option<&'static str> {
         Info::Strength(_) => "strength",
         Info::ShowDetail(_) => "show_detail",
         Info::Pondering(_) => "pondering",
-        Info::Invalid { key, .. } => INFO_KEYS.iter().find(|&&k| k == key)?,
+        Info::Invalid { key, .. } => key,
         Info::Other { .. } => return None,
     })
 }
-
-/// The INFO keys [`info_key`] files notes under.
-const INFO_KEYS: [&str; 15] = [
-    "timeout_turn",
-    "timeout_match",
-    "time_left",
-    "max_memory",
-    "game_type",
-    "rule",
-    "folder",
-    "evaluate",
-    "max_node",
-    "max_depth",
-    "thread_num",
-    "hash_size",
-    "strength",
-    "show_detail",
-    "pondering",
-];
 
 /// The brain's protocol state.
 #[derive(Debug)]
@@ -309,11 +290,11 @@ impl Session {
     }
 
     /// A note about the value of the INFO key `about` (see [`Note`]).
-    fn note_about(&mut self, about: &'static str, text: String) {
-        self.file_note(Some(about), text);
+    fn note_about(&mut self, about: &str, text: String) {
+        self.file_note(Some(about.to_string()), text);
     }
 
-    fn file_note(&mut self, about: Option<&'static str>, text: String) {
+    fn file_note(&mut self, about: Option<String>, text: String) {
         log::info!("note for the next reply: {text}");
         let note = Note { about, text };
         if self.notes.len() < 16 && !self.notes.contains(&note) {
@@ -324,7 +305,7 @@ impl Session {
     /// Drops the notes still owed about the INFO key `about`; returns whether there were any.
     fn drop_notes_about(&mut self, about: &str) -> bool {
         let before = self.notes.len();
-        self.notes.retain(|n| n.about != Some(about));
+        self.notes.retain(|n| n.about.as_deref() != Some(about));
         self.notes.len() != before
     }
 
@@ -406,27 +387,37 @@ impl Session {
     /// Applies an INFO line. Never produces output; problems become notes, and a note still
     /// owed about the key's earlier value is dropped (the new value stands in its place).
     pub fn apply_info(&mut self, info: Info) {
-        // (An ignored value leaves the earlier one, and any note about it, in force.)
-        let accepted = match info {
-            Info::TimeoutTurn(v) | Info::TimeoutMatch(v) | Info::MaxMemory(v) => v >= 0,
-            Info::Rule(v) => (0..16).contains(&v),
-            Info::Invalid { .. } => false,
-            _ => true,
+        // A value that cannot be honoured is ignored: the earlier one, and any note about it,
+        // stay in force. The note names the key: two keys with the same bad value
+        // (`timeout_turn -1`, `rule -1`) are two problems, not one.
+        let refused = match &info {
+            Info::TimeoutTurn(v) | Info::TimeoutMatch(v) | Info::MaxMemory(v) if *v < 0 => Some(*v),
+            Info::Rule(v) if !(0..16).contains(v) => Some(*v),
+            _ => None,
         };
-        if let Some(key) = info_key(&info).filter(|_| accepted) {
+        if let (Some(v), Some(key)) = (refused, info_key(&info)) {
+            self.note_about(key, format!("INFO {key} {v} cannot be honoured; ignored"));
+            return;
+        }
+        if let Info::Invalid { key, value } = &info {
+            let text = format!("INFO {key} '{value}' is not a valid value; ignored");
+            self.note_about(key, text);
+            return;
+        }
+        if let Some(key) = info_key(&info) {
             self.drop_notes_about(key);
         }
         let s = &mut self.settings;
         match info {
-            Info::TimeoutTurn(v) if v >= 0 => s.timeout_turn_ms = v as u64,
-            Info::TimeoutMatch(v) if v >= 0 => s.timeout_match_ms = (v > 0).then_some(v as u64),
+            Info::TimeoutTurn(v) => s.timeout_turn_ms = v as u64,
+            Info::TimeoutMatch(v) => s.timeout_match_ms = (v > 0).then_some(v as u64),
             Info::TimeLeft(v) => s.time_left_ms = Some(v),
-            Info::MaxMemory(v) if v >= 0 => {
+            Info::MaxMemory(v) => {
                 s.max_memory_bytes = v as u64;
                 self.check_memory();
             }
             Info::GameType(v) => s.game_type = v,
-            Info::Rule(v) if (0..16).contains(&v) => {
+            Info::Rule(v) => {
                 s.rule = Rule::from_protocol(v);
                 let rule = s.rule;
                 // Its tables (once per rule and process) are built on another thread, not here:
@@ -493,25 +484,9 @@ impl Session {
             Info::ShowDetail(v) => s.show_detail = v,
             Info::Pondering(v) => s.pondering = v != 0,
             Info::Other { key } => log::debug!("INFO {key} ignored"),
-            Info::Invalid { key, value } => {
-                let text = format!("INFO {key} '{value}' is not a valid value; ignored");
-                match INFO_KEYS.iter().find(|&&k| k == key) {
-                    Some(&k) => self.note_about(k, text),
-                    None => self.note(text),
-                }
-            }
-            // Values the guarded arms above refused. The note names the key: two keys with the
-            // same bad value (`timeout_turn -1`, `rule -1`) are two problems, not one.
-            Info::TimeoutTurn(v) => self.unhonoured("timeout_turn", v),
-            Info::TimeoutMatch(v) => self.unhonoured("timeout_match", v),
-            Info::MaxMemory(v) => self.unhonoured("max_memory", v),
-            Info::Rule(v) => self.unhonoured("rule", v),
+            // Refused above.
+            Info::Invalid { .. } => {}
         }
-    }
-
-    /// Notes an INFO value that is ignored because it cannot be honoured.
-    fn unhonoured(&mut self, key: &'static str, v: i64) {
-        self.note_about(key, format!("INFO {key} {v} cannot be honoured; ignored"));
     }
 
     /// Brings the engine in line with the settings (rule, memory) before it is used.

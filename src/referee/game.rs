@@ -703,6 +703,16 @@ impl Table<'_, '_> {
         self.start_once(slot, true)
     }
 
+    /// [`Table::start`] on a fresh process in place of a kept one that has exited.
+    fn start_afresh(&mut self, slot: usize) -> Result<(), Stop> {
+        let name = self.name(slot);
+        self.log.note(&format!(
+            "{name}'s process from the last game has exited; starting a fresh one"
+        ));
+        self.players[slot].session.process = None;
+        self.start_once(slot, false)
+    }
+
     fn start_once(&mut self, slot: usize, may_restart: bool) -> Result<(), Stop> {
         let name = self.name(slot);
         let settings = self.settings;
@@ -787,11 +797,7 @@ impl Table<'_, '_> {
             Ok(()) => process.has_exited(),
         };
         if gone && reused && may_restart {
-            self.log.note(&format!(
-                "{name}'s process from the last game has exited; starting a fresh one"
-            ));
-            self.players[slot].session.process = None;
-            return self.start_once(slot, false);
+            return self.start_afresh(slot);
         }
         if let Err(e) = sent {
             return Err(fault(slot, EndReason::Crash, format!("closed its input ({e})")).into());
@@ -815,13 +821,7 @@ impl Table<'_, '_> {
                         .into());
                     }
                 }
-                Err(WaitError::Closed) if reused && may_restart => {
-                    self.log.note(&format!(
-                        "{name}'s process from the last game exited at START; starting a fresh one"
-                    ));
-                    self.players[slot].session.process = None;
-                    return self.start_once(slot, false);
-                }
+                Err(WaitError::Closed) if reused && may_restart => return self.start_afresh(slot),
                 Err(e) => return Err(wait_fault(slot, e, &format!("no OK to '{start_cmd}'"))),
             }
         }

@@ -625,18 +625,20 @@ fn tree_memory_bytes(root: Root) -> Option<u64> {
 /// The unique set size in KiB from a `/proc/<pid>/smaps_rollup` text: its `Private_Clean`,
 /// `Private_Dirty` and `Private_Hugetlb` lines (`None` without the first two).
 fn rollup_uss_kib(rollup: &str) -> Option<u64> {
-    let field = |name: &str| {
-        rollup
-            .lines()
-            .find_map(|l| l.strip_prefix(name))
-            .and_then(|v| v.split_whitespace().next())
-            .and_then(|v| v.parse::<u64>().ok())
-    };
+    let field = |name| proc_kib(rollup, name);
     Some(
         field("Private_Clean:")?
             + field("Private_Dirty:")?
             + field("Private_Hugetlb:").unwrap_or(0),
     )
+}
+
+/// The number of the line `name` (`VmRSS:`, `Private_Dirty:`, ...) of a `/proc` text in KiB.
+fn proc_kib(text: &str, name: &str) -> Option<u64> {
+    text.lines()
+        .find_map(|l| l.strip_prefix(name))
+        .and_then(|v| v.split_whitespace().next())
+        .and_then(|v| v.parse().ok())
 }
 
 /// The parent pid and process group fields of a `/proc/<pid>/stat` line (the command name may
@@ -652,11 +654,7 @@ fn stat_parent_and_group(stat: &str) -> Option<(u32, u32)> {
 
 /// `VmRSS` in KiB from a `/proc/<pid>/status` text.
 fn status_rss_kib(status: &str) -> Option<u64> {
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.split_whitespace().next())
-        .and_then(|v| v.parse().ok())
+    proc_kib(status, "VmRSS:")
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@
 //! history. Forced replies extend the search. Values are "centi-stones" from the side to move,
 //! with mate scores `MATE - plies` for forced wins.
 
-use super::policy::{window_of, Tables};
+use super::policy::{window_of, Tables, WINDOWS};
 use super::tt::{self, Tt, BOUND_EXACT, BOUND_LOWER, BOUND_UPPER};
 use super::vcf::{Vcf, VcfCache};
 use super::vct::{Vct, VctCache};
@@ -857,6 +857,8 @@ struct Scoring<'a> {
     must_defend: bool,
     /// The move-ordering policy's tables for the side to move, if there is a policy.
     policy: Option<&'a Tables>,
+    /// The policy's line-window scores, where it has them (looked up once per node).
+    windows: Option<&'a [i32; WINDOWS]>,
     /// Per column and row: [`axis_distances`] with a policy, else [`axis_masks`].
     cols: [u8; MAX_SIDE],
     rows: [u8; MAX_SIDE],
@@ -911,7 +913,7 @@ impl Scoring<'_> {
                         (col >> DIST_BITS).max(row >> DIST_BITS) as usize,
                     ],
                 );
-                if let Some(w) = pol.windows() {
+                if let Some(w) = self.windows {
                     for d in 0..4 {
                         s += w[window_of(b.line_key(i, d))];
                     }
@@ -2456,6 +2458,7 @@ impl<'a> Searcher<'a> {
         let scoring = Scoring {
             must_defend,
             policy,
+            windows: policy.and_then(|p| p.windows()),
             cols,
             rows,
             threat_bonus: ob,
