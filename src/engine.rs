@@ -469,6 +469,17 @@ impl Engine {
                 s.nodes += n;
                 found = f;
             }
+            // Experiment (knob `rvctpn`, off): what is left of the share (and of the node
+            // cap) goes to the proof-number solver, whose tree may take as many bytes as the
+            // VCT cache.
+            if found.is_none() && t.root_vct_pn > 0 && clock.is_some() && s.elapsed_ms() < ms {
+                let tree = vct_cache.slots() * 16 / search::pnvct::NODE_BYTES;
+                let threes = t.root_vct_pn.min(u8::MAX as u32) as u8;
+                let reach = (threes, tree, cap.saturating_sub(vct_nodes));
+                let (f, n) = root_pn_vct(&mut s.b, vct_cache, start, ms, stop, reach);
+                s.nodes += n;
+                found = f;
+            }
             if let Some(win) = found {
                 // Shortened as the root VCF's wins are, with what is left of the node cap and
                 // up to half the target time.
@@ -776,6 +787,32 @@ fn root_vct(
     (r.filter(|_| !line.is_empty()).map(|n| (n, line)), vct.nodes)
 }
 
+/// The proof-number VCT (see [`search::pnvct`]) of the side to move within `(threes, tree
+/// nodes, nodes)`, until `start + until_ms`: `(plies, line)` if found, and the nodes spent.
+fn root_pn_vct(
+    b: &mut FastBoard,
+    cache: &mut VctCache,
+    start: Instant,
+    until_ms: u64,
+    stop: &AtomicBool,
+    (threes, tree, max_nodes): (u8, usize, u64),
+) -> (Option<(u32, Vec<usize>)>, u64) {
+    let deadline = start.checked_add(std::time::Duration::from_millis(until_ms.min(1 << 40)));
+    let mut vct = search::vct::Vct::new(cache, max_nodes, deadline.map(|d| (d, stop)));
+    let mut pn = search::pnvct::PnVct::new(&mut vct, tree);
+    pn.threes = threes;
+    let mut line = Vec::new();
+    let r = pn.solve(b, &mut line);
+    log::debug!(
+        "root pn vct: {:?} in {} expansions, {} tree nodes",
+        r,
+        pn.expansions,
+        pn.tree_nodes()
+    );
+    drop(pn);
+    (r.filter(|_| !line.is_empty()).map(|n| (n, line)), vct.nodes)
+}
+
 /// Shortens the root VCT's win `win` (plies, line): the solver is asked again for a win within
 /// fewer and fewer attacker moves, starting below what the win's plies suggest, until it finds
 /// none, keeping the shortest win found, within `max_nodes` in all and until `until_ms` after
@@ -1028,6 +1065,37 @@ mod tests {
         assert_eq!(r.pv.len() as u32 % 2, 1, "{:?}", r.pv);
         let shortest = (1..=search::ROOT_VCT_DEPTH).filter_map(solve).min();
         assert_eq!(Some(n), shortest);
+    }
+
+    /// The proof-number stage (knob `rvctpn`) reaches a win the root VCT's usual reach misses:
+    /// black to move in a freestyle position of a game of Rapfi against itself (twelve stones
+    /// after a random opening).
+    #[test]
+    fn proof_number_stage_finds_a_win_beyond_the_root_vct() {
+        let line = "0,0, 0,-2, 0,1, -1,1, 1,2, -1,0, 0,2, 0,3, -1,2, 2,2, -2,3, 1,0";
+        let mut e = Engine::new();
+        e.new_game(15, 15).unwrap();
+        for m in crate::pos::parse_offset_line(line, 15, 15).unwrap() {
+            e.play(m).unwrap();
+        }
+        let mut b = FastBoard::from_game(e.game());
+        let before = b.hash();
+        let stop = AtomicBool::new(false);
+        let mut cache = VctCache::new(16);
+        let reach = (
+            search::ROOT_VCT_DEPTH,
+            search::ROOT_VCT_THREES,
+            search::ROOT_VCT_NODES,
+        );
+        let (dfs, _) = root_vct(&mut b, &mut cache, Instant::now(), u64::MAX, &stop, reach);
+        assert!(dfs.is_none(), "the usual reach finds {dfs:?}");
+        let reach = (5, 1 << 20, u64::MAX);
+        let (pn, nodes) = root_pn_vct(&mut b, &mut cache, Instant::now(), u64::MAX, &stop, reach);
+        let (n, line) = pn.expect("a win by threats");
+        assert_eq!(n % 2, 1, "the attacker's five ends it");
+        assert!(n > 2 * search::ROOT_VCT_THREES + 1 && nodes > 0);
+        assert!(b.is_legal(line[0]));
+        assert_eq!(b.hash(), before);
     }
 
     #[test]

@@ -326,6 +326,9 @@ pub struct Tuning {
     pub root_vct_rate: u64,
     /// Experiment: the rest of the root VCT's share to a wider run (`rvctwide`, off).
     pub root_vct_wide: bool,
+    /// Experiment: the rest of the root VCT's share to the proof-number solver
+    /// ([`crate::search::pnvct`]) with this many threes (`rvctpn`; 0 = off).
+    pub root_vct_pn: u32,
     /// Experiment: renju's swap2 even point ([`crate::protocol::swap2::even_point`]; knob
     /// `s2even`, default 75).
     pub swap2_renju_even: i32,
@@ -513,6 +516,7 @@ impl Tuning {
         root_vct_nodes: crate::search::ROOT_VCT_CLOCK_NODES,
         root_vct_rate: crate::search::ROOT_VCT_NODES_PER_MS,
         root_vct_wide: false,
+        root_vct_pn: 0,
         swap2_renju_even: 75,
         swap2_renju_proposal_even: None,
         swap2_renju_wide: false,
@@ -635,6 +639,7 @@ impl Tuning {
                 "rvctn" => t.root_vct_nodes = n.clamp(1, 1_000_000_000) as u64,
                 "rvctrate" => t.root_vct_rate = n.clamp(1, 1_000_000) as u64,
                 "rvctwide" => t.root_vct_wide = n != 0,
+                "rvctpn" => t.root_vct_pn = n.clamp(0, 100) as u32,
                 "s2even" => t.swap2_renju_even = n.clamp(-10_000, 10_000) as i32,
                 "s2wide" => t.swap2_renju_wide = n != 0,
                 "s2prop" => t.swap2_renju_proposal_even = Some(n.clamp(-10_000, 10_000) as i32),

@@ -4,6 +4,7 @@
 
 pub mod alphabeta;
 pub mod greedy;
+pub mod pnvct;
 pub mod policy;
 pub mod smp;
 pub mod time;

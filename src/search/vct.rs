@@ -158,7 +158,12 @@ impl<'a> Vct<'a> {
         None
     }
 
-    fn tick(&mut self) -> bool {
+    /// Marks the current search as ended by its budget (a caller's own limit ran out).
+    pub(super) fn set_aborted(&mut self) {
+        self.aborted = true;
+    }
+
+    pub(super) fn tick(&mut self) -> bool {
         self.nodes += 1;
         if self.nodes > self.node_limit {
             self.aborted = true;
@@ -172,6 +177,56 @@ impl<'a> Vct<'a> {
             }
         }
         self.aborted
+    }
+
+    /// The inner VCF run of an attacker node (the side to move, the defender without a five
+    /// point) within `depth` attacker moves and what is left of the node budget; a win is
+    /// appended to `line`.
+    pub(super) fn inner_vcf(
+        &mut self,
+        b: &mut FastBoard,
+        depth: u32,
+        line: &mut Vec<Idx>,
+    ) -> Option<u32> {
+        let mut vcf = Vcf {
+            cache: &self.cache.vcf,
+            nodes: 0,
+            node_limit: self
+                .vcf_nodes
+                .min(self.node_limit.saturating_sub(self.nodes)),
+            deadline: self.deadline,
+        };
+        let r = vcf.solve_onto(b, depth, line, &mut self.cache.scratch);
+        self.nodes += vcf.nodes;
+        r
+    }
+
+    /// The attacker's (side to move's) moves with their ordering keys, strongest first: the
+    /// stones that stop every five point of the defender if it has one (its only five point, or
+    /// in caro also a stone that closes a five's far end; one stone may stop two), else every
+    /// four and three. Legality is not tested.
+    pub(super) fn attack_moves(&mut self, b: &mut FastBoard, moves: &mut Vec<(i32, Idx)>) {
+        let me = b.side_to_move();
+        let opp = me.opponent();
+        if b.count(opp, Threat::Five) > 0 {
+            let mut points = self.cache.scratch.cells();
+            let mut stops = self.cache.scratch.cells();
+            points.extend(b.cells_with(opp, Threat::Five));
+            b.five_defences(&points, &mut stops);
+            moves.extend(stops.iter().map(|&r| (0, r)));
+            self.cache.scratch.give_cells(points);
+            self.cache.scratch.give_cells(stops);
+        } else {
+            moves.extend(
+                b.cells_with(me, Threat::Flex3)
+                    .take(count_at_least(b, me, Threat::Flex3))
+                    .map(|i| {
+                        let score = b.cell_score(i, me) + b.cell_score(i, opp);
+                        (order_key(b.threat(i, me), score), i)
+                    }),
+            );
+            sort_by_key_desc(moves);
+        }
     }
 
     /// Attacker (side to move) node. The main line is built in place: a win appends it to
@@ -197,16 +252,7 @@ impl<'a> Vct<'a> {
         let opp_fives = b.count(opp, Threat::Five);
         // Step 2. Continuous fours first: cheap, and often enough.
         if opp_fives == 0 {
-            let mut vcf = Vcf {
-                cache: &self.cache.vcf,
-                nodes: 0,
-                node_limit: self
-                    .vcf_nodes
-                    .min(self.node_limit.saturating_sub(self.nodes)),
-                deadline: self.deadline,
-            };
-            let r = vcf.solve_onto(b, depth as u32, line, &mut self.cache.scratch);
-            self.nodes += vcf.nodes;
+            let r = self.inner_vcf(b, depth as u32, line);
             if r.is_some() {
                 return r;
             }
@@ -224,30 +270,10 @@ impl<'a> Vct<'a> {
         // Step 3. The moves: the block of the defender's four (which must keep a threat), or
         // every four and three, strongest first.
         let mut moves = self.cache.scratch.scored();
-        if opp_fives > 0 {
-            // The stones that stop every five point of the defender: its only five point, or in
-            // caro also a stone that closes a five's far end (one stone may stop two).
-            let mut points = self.cache.scratch.cells();
-            let mut stops = self.cache.scratch.cells();
-            points.extend(b.cells_with(opp, Threat::Five));
-            b.five_defences(&points, &mut stops);
-            moves.extend(stops.iter().map(|&r| (0, r)));
-            self.cache.scratch.give_cells(points);
-            self.cache.scratch.give_cells(stops);
-            if moves.is_empty() {
-                self.cache.scratch.give_scored(moves);
-                return None;
-            }
-        } else {
-            moves.extend(
-                b.cells_with(me, Threat::Flex3)
-                    .take(count_at_least(b, me, Threat::Flex3))
-                    .map(|i| {
-                        let score = b.cell_score(i, me) + b.cell_score(i, opp);
-                        (order_key(b.threat(i, me), score), i)
-                    }),
-            );
-            sort_by_key_desc(&mut moves);
+        self.attack_moves(b, &mut moves);
+        if opp_fives > 0 && moves.is_empty() {
+            self.cache.scratch.give_scored(moves);
+            return None;
         }
         let mark = line.len();
         let mut won = None;
@@ -317,7 +343,7 @@ impl<'a> Vct<'a> {
     /// their ordering scores, and returns the threes the attacker has left after them; `None`
     /// when the attacker's move is no win (the defender has a five, the attacker no threat, or
     /// the move was a three with none to spend).
-    fn replies(
+    pub(super) fn replies(
         &mut self,
         b: &mut FastBoard,
         threes: u8,
@@ -577,7 +603,7 @@ pub fn safe_straight_four_points(b: &mut FastBoard, a: Color, out: &mut Vec<Idx>
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::pos::Pos;
     use rand::{Rng, SeedableRng};
@@ -585,7 +611,7 @@ mod tests {
 
     /// A board from a picture (`X` black, `O` white, anything else empty; row 0 first), stones
     /// played alternately (black first), so black must have as many stones as white or one more.
-    fn board(rule: Rule, rows: &[&str]) -> FastBoard {
+    pub(crate) fn board(rule: Rule, rows: &[&str]) -> FastBoard {
         let mut b = FastBoard::new(15, 15, rule).unwrap();
         let mut blacks = Vec::new();
         let mut whites = Vec::new();
@@ -633,7 +659,7 @@ mod tests {
         (r, line, vct.aborted())
     }
 
-    fn has_vcf(b: &mut FastBoard) -> bool {
+    pub(crate) fn has_vcf(b: &mut FastBoard) -> bool {
         let mut cache = VcfCache::new(16);
         let mut vcf = Vcf {
             cache: &mut cache,
@@ -693,25 +719,28 @@ mod tests {
         ok
     }
 
+    /// Black to move makes a double three at 7,7 (white's stones are far away).
+    pub(crate) const DOUBLE_THREE: [&str; 15] = [
+        "O.O............",
+        "...............",
+        "O..............",
+        "...............",
+        "...............",
+        ".......X.......",
+        ".......X.......",
+        ".....XX........",
+        "...............",
+        "...............",
+        "...............",
+        "...............",
+        "...............",
+        "...............",
+        "..............O",
+    ];
+
     #[test]
     fn double_three_wins_and_is_no_vcf() {
-        let rows = [
-            "O.O............",
-            "...............",
-            "O..............",
-            "...............",
-            "...............",
-            ".......X.......",
-            ".......X.......",
-            ".....XX........",
-            "...............",
-            "...............",
-            "...............",
-            "...............",
-            "...............",
-            "...............",
-            "..............O",
-        ];
+        let rows = DOUBLE_THREE;
         for rule in [Rule::Freestyle, Rule::Exact, CARO] {
             let mut b = board(rule, &rows);
             assert!(!has_vcf(&mut b));
@@ -980,15 +1009,15 @@ mod tests {
         assert!(checked > 10_000, "only {checked} pairs checked");
     }
 
-    /// Random games (random cells near the stones mixed with the best-scored cell); wherever the
-    /// side to move has no VCF but a VCT of at most two threes, the win is checked by [`proves`].
-    #[test]
-    fn random_vct_wins_survive_every_defence() {
-        let seed = 0x7c7_2026u64;
+    /// Plays 48 random games (12 of each of freestyle, exact five, renju and caro; random cells
+    /// near the stones mixed with the best-scored cell, a single five point always blocked) from
+    /// `seed`, and calls `visit(game, rule, board)` at every position from the eighth stone on
+    /// where the side to move has no VCF.
+    pub(crate) fn for_random_positions(
+        seed: u64,
+        mut visit: impl FnMut(usize, Rule, &mut FastBoard),
+    ) {
         let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
-        let mut checked = 0;
-        let mut calls = 0;
-        let mut found = [0; 2];
         for game in 0..48 {
             let rule = [Rule::Freestyle, Rule::Exact, Rule::Renju, CARO][game % 4];
             let mut b = FastBoard::new(15, 15, rule).unwrap();
@@ -1019,18 +1048,31 @@ mod tests {
                 if b.ply() < 8 || has_vcf(&mut b) {
                     continue;
                 }
-                let (r, line, _) = solve(&mut b, 2, 20_000);
-                found[r.is_some() as usize] += 1;
-                if r.is_some() {
-                    assert!(
-                        proves(&mut b, DEPTH, 2, &mut calls),
-                        "seed {seed:#x} game {game} {rule}: false VCT {:?}\n{b:?}",
-                        line.iter().map(|&i| b.pos(i)).collect::<Vec<_>>()
-                    );
-                    checked += 1;
-                }
+                visit(game, rule, &mut b);
             }
         }
+    }
+
+    /// Random games ([`for_random_positions`]); wherever the side to move has a VCT of at most
+    /// two threes, the win is checked by [`proves`].
+    #[test]
+    fn random_vct_wins_survive_every_defence() {
+        let seed = 0x7c7_2026u64;
+        let mut checked = 0;
+        let mut calls = 0;
+        let mut found = [0; 2];
+        for_random_positions(seed, |game, rule, b| {
+            let (r, line, _) = solve(b, 2, 20_000);
+            found[r.is_some() as usize] += 1;
+            if r.is_some() {
+                assert!(
+                    proves(b, DEPTH, 2, &mut calls),
+                    "seed {seed:#x} game {game} {rule}: false VCT {:?}\n{b:?}",
+                    line.iter().map(|&i| b.pos(i)).collect::<Vec<_>>()
+                );
+                checked += 1;
+            }
+        });
         assert!(
             checked >= 10,
             "seed {seed:#x}: only {checked} VCT wins checked"
