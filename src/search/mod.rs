@@ -181,6 +181,8 @@ mod tests {
             (4, 24, 300_000, 500)
         );
         assert!(t.root_vct_wide && !Tuning::DEFAULT.root_vct_wide);
+        assert_eq!(Tuning::parse("rvctpn=5").unwrap().root_vct_pn, 5);
+        assert_eq!(Tuning::DEFAULT.root_vct_pn, 0);
         assert_eq!(Tuning::parse("svct=5000").unwrap().safety_vct_nodes, 5000);
         assert_eq!(Tuning::DEFAULT.safety_vct_nodes, 0);
         let t = Tuning::parse("rfoul=0,rfz=1").unwrap();
