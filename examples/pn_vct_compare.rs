@@ -1,14 +1,21 @@
-//! The depth-first VCT solver against the proof-number one on the positions of real games.
-//! For every position of every game (after the opening, nobody with a five point, every
-//! `STEP`th ply), runs the depth-first solver at the root VCT's reach (16 attacker moves, 3
-//! threes) and the proof-number solver, each capped at `NODES` nodes, and prints the
-//! positions where either finds a win, with both answers and times, then totals: wins found
-//! by each, and the time each spent in all (most positions have no win, so this is what each
-//! costs a game). Every proof-number win is checked: every legal reply near the stones to its
-//! first move must leave the attacker (to move) a five or a VCT by a generous depth-first run (24 attacker
-//! moves, 6 threes, 1 000 000 nodes), or a proof-number run of `4 * NODES`.
+//! The depth-first VCT solver against the proof-number one on the positions of real games
+//! (every `STEP`th ply of every game, after the opening and two more moves, nobody with a five
+//! point). Two modes:
 //!
-//! `cargo run --release --example pn_vct_compare -- NODES STEP FILE...`
+//! * `NODES STEP FILE...`: the depth-first solver at the root VCT's reach (16 attacker moves, 3
+//!   threes) and the proof-number solver (`PN_THREES` threes, 5 by default), each capped at
+//!   `NODES` nodes; prints the positions where either finds a win, with both answers and
+//!   times, then the wins of each and the time each spent in all (most positions have no win,
+//!   so this is what each costs a game).
+//! * `ms=MS STEP FILE...`: the root VCT as the engine runs it within `MS` ms, alone and then
+//!   followed by the proof-number solver in what is left of the time; prints the wins only
+//!   the second stage found, then both totals and the mean time a position.
+//!
+//! Every proof-number win is checked: after its first move, every legal reply near the stones
+//! must leave the attacker (to move) a five or a VCT by a generous depth-first run (24
+//! attacker moves, 6 threes, 1 000 000 nodes) or by a proof-number run.
+//!
+//! `cargo run --release --example pn_vct_compare -- [ms=MS | NODES] STEP FILE...`
 
 use rensa::board::fast::{FastBoard, Idx};
 use rensa::board::pattern::Threat;
