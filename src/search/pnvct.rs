@@ -382,28 +382,12 @@ impl<'a, 'b> PnVct<'a, 'b> {
 mod tests {
     use super::*;
     use crate::pos::Pos;
-    use crate::search::vct::tests::{board, for_random_positions, has_vcf, DOUBLE_THREE};
+    use crate::search::vct::tests::{board, for_random_positions, has_vcf, CARO, DOUBLE_THREE};
     use crate::search::vct::VctCache;
     use crate::types::Rule;
     use rand::{Rng, SeedableRng};
     use std::sync::atomic::AtomicBool;
     use std::time::Instant;
-
-    const CARO: Rule = Rule::Caro {
-        overline_wins: false,
-    };
-
-    /// The proof-number solver with `threes` threes and `nodes` nodes: (plies, line, aborted).
-    fn solve(b: &mut FastBoard, threes: u8, nodes: u64) -> (Option<u32>, Vec<Idx>, bool) {
-        let mut cache = VctCache::new(16);
-        let mut vct = Vct::new(&mut cache, nodes, None);
-        let mut pn = PnVct::new(&mut vct, 1 << 20);
-        pn.threes = threes;
-        let mut line = Vec::new();
-        let r = pn.solve(b, &mut line);
-        drop(pn);
-        (r, line, vct.aborted())
-    }
 
     /// Whether `c` wins by continuous fours, by the VCF solver with a generous reach.
     fn vcf_wins(b: &mut FastBoard) -> bool {
@@ -495,7 +479,7 @@ mod tests {
             assert_eq!(n % 2, 1, "an attacker's five ends the line");
             assert!(checked, "{rule}: {line:?}");
             // No three to spend: only a VCF would do, and there is none.
-            assert_eq!(solve(&mut b, 0, 100_000).0, None);
+            assert_eq!(solve_checked(&mut b, 0, 100_000).0, None);
         }
         // Renju: black's double three is a foul; a win, if any, starts elsewhere.
         let mut b = board(Rule::Renju, &rows);
@@ -519,7 +503,7 @@ mod tests {
                 "......XO.......",
             ],
         );
-        let (r, _, aborted) = solve(&mut b, MAX_THREES, 1_000_000);
+        let (r, _, aborted, _) = solve_checked(&mut b, MAX_THREES, 1_000_000);
         assert_eq!(r, None);
         assert!(!aborted, "a small position is disproven within the budget");
     }

@@ -882,7 +882,7 @@ pub(crate) mod tests {
         assert!(r.is_none() && !aborted);
     }
 
-    const CARO: Rule = Rule::Caro {
+    pub(crate) const CARO: Rule = Rule::Caro {
         overline_wins: false,
     };
 
