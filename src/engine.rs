@@ -115,7 +115,8 @@ impl Default for Engine {
 }
 
 /// Bytes the process needs besides the transposition table (code, pattern tables, stacks, boards,
-/// the VCF cache and the VCT caches of 2 x 4 MiB, allocator slack).
+/// the VCF cache and the VCT caches of 2 x 4 MiB, the proof-number VCT's tree of up to 8 MiB
+/// when knob `rvctpn` is on, allocator slack).
 pub const NON_TT_BYTES: u64 = 48 * 1024 * 1024;
 /// Largest transposition table, whatever the memory limit.
 pub const MAX_TT_BYTES: u64 = 1 << 30;
@@ -131,6 +132,9 @@ pub const THREAT_CACHE_BYTES: u64 = (8 << VCF_CACHE_BITS) + (16 << VCT_CACHE_BIT
 pub const BASE_BYTES: u64 = 12 * 1024 * 1024;
 /// The most the threat caches shrink (their slot counts are divided by up to 2^this).
 pub const MAX_CACHE_SHRINK: u32 = 8;
+/// Below this memory limit the process cannot keep to it, even with the smallest tables and one
+/// thread (it peaks at about 12 MiB then; README, "Engine and search").
+pub const MIN_MEMORY_BYTES: u64 = 16 * 1024 * 1024;
 /// Most search threads `think` runs (`Limits::threads` is capped here and at the core count).
 pub const MAX_THREADS: usize = 64;
 /// Memory set aside for each helper thread besides the shared tables: its board, killers,
@@ -236,6 +240,15 @@ impl Engine {
     fn cache_bits(&self) -> (u32, u32) {
         let k = self.cache_shrink();
         (VCF_CACHE_BITS - k, VCT_CACHE_BITS - k)
+    }
+
+    /// Nodes of the proof-number VCT's tree (knob `rvctpn`, see [`search::pnvct`]) for a VCT
+    /// cache of `2^vct_bits` slots: as many bytes as that cache. The plan has room for it:
+    /// at full size in the slack [`NON_TT_BYTES`] keeps beyond the base and the caches, and
+    /// under a small limit the caches take at most half of what is left after the base, so a
+    /// tree half their size still fits (test `memory_plan_fits_the_limit`).
+    fn pn_tree_nodes(vct_bits: u32) -> usize {
+        (16usize << vct_bits) / search::pnvct::NODE_BYTES
     }
 
     /// Drops the tables whose size no longer fits the memory limit and thread count (the next
@@ -368,7 +381,7 @@ impl Engine {
             .clamp(1, alphabeta::MAX_PLY as Depth - 4)
             .min(handicap.max_depth);
         let max_nodes = limits.max_nodes.unwrap_or(u64::MAX).min(handicap.max_nodes);
-        let threads = search_threads(limits.threads, max_nodes);
+        let threads = search_threads(limits.threads, max_nodes, self.memory_bytes);
         if threads != self.threads {
             self.threads = threads;
             self.drop_misfit_tables();
@@ -473,7 +486,7 @@ impl Engine {
             // cap) goes to the proof-number solver, whose tree may take as many bytes as the
             // VCT cache.
             if found.is_none() && t.root_vct_pn > 0 && clock.is_some() && s.elapsed_ms() < ms {
-                let tree = vct_cache.slots() * 16 / search::pnvct::NODE_BYTES;
+                let tree = Self::pn_tree_nodes(vct_cache.slots().trailing_zeros());
                 let threes = t.root_vct_pn.min(u8::MAX as u32) as u8;
                 let reach = (threes, tree, cap.saturating_sub(vct_nodes));
                 let (f, n) = root_pn_vct(&mut s.b, vct_cache, start, ms, stop, reach);
@@ -886,17 +899,36 @@ fn fault_in_shared(tt: Option<&Tt>, vcf_cache: Option<&VcfCache>, deadline: Opti
 
 /// The threads a search runs on: `requested` (0 counts as 1) capped at [`MAX_THREADS`] and the
 /// machine's cores; one when nodes are limited (node counts then decide, and must replay).
-fn search_threads(requested: usize, max_nodes: u64) -> usize {
+fn search_threads(requested: usize, max_nodes: u64, memory_bytes: u64) -> usize {
     if max_nodes != u64::MAX || requested <= 1 {
         return 1;
     }
-    let threads = requested.min(max_search_threads());
+    let threads = requested
+        .min(max_search_threads())
+        .min(threads_for_memory(memory_bytes));
     if threads < requested {
         log::info!(
-            "{requested} threads asked, {threads} used (at most {MAX_THREADS} and the cores)"
+            "{requested} threads asked, {threads} used (at most {MAX_THREADS}, the cores and \
+             what the memory limit holds)"
         );
     }
     threads
+}
+
+/// The least memory limit the process keeps to with `threads` search threads: one helper fits
+/// in [`MIN_MEMORY_BYTES`] (the process peaks at about 13 MiB with two threads under it), each
+/// further one adds [`THREAD_BYTES`].
+pub fn min_memory_bytes(threads: usize) -> u64 {
+    MIN_MEMORY_BYTES + threads.saturating_sub(2) as u64 * THREAD_BYTES
+}
+
+/// The most search threads a memory limit holds ([`min_memory_bytes`]): 2 at 16 MiB, one more
+/// per 2 MiB above; 1 under 16 MiB, where no thread count keeps to the limit.
+pub fn threads_for_memory(memory_bytes: u64) -> usize {
+    match memory_bytes.checked_sub(MIN_MEMORY_BYTES) {
+        None => 1,
+        Some(above) => 2 + (above / THREAD_BYTES).min(MAX_THREADS as u64 - 2) as usize,
+    }
 }
 
 /// The most threads a search runs on here: [`MAX_THREADS`], and no more than the machine's cores.
@@ -1029,6 +1061,39 @@ mod tests {
             e.vcf_cache.as_ref().map(VcfCache::slots),
             Some(1 << VCF_CACHE_BITS)
         );
+    }
+
+    /// Everything the search allocates fits `max_memory` (above the process's base): the
+    /// transposition table, the helpers' extras, the threat caches and the proof-number
+    /// stage's tree, which is not counted anywhere else.
+    #[test]
+    fn memory_plan_fits_the_limit() {
+        const MIB: u64 = 1 << 20;
+        let mut e = Engine::new();
+        for threads in [1, 2, 4, 8, 64] {
+            for mib in [
+                16, 20, 24, 32, 40, 48, 56, 64, 100, 128, 256, 350, 1024, 4096,
+            ] {
+                e.set_memory_limit(mib * MIB);
+                e.threads = threads.min(threads_for_memory(mib * MIB));
+                let (vcf, vct) = e.cache_bits();
+                let tree = (Engine::pn_tree_nodes(vct) * search::pnvct::NODE_BYTES) as u64;
+                let total =
+                    BASE_BYTES + e.helper_bytes() + e.tt_bytes() + (8 << vcf) + (16 << vct) + tree;
+                assert!(total <= mib * MIB, "{mib} MiB, {threads} threads: {total}");
+            }
+        }
+        assert_eq!(threads_for_memory(15 * MIB), 1);
+        assert_eq!(threads_for_memory(16 * MIB), 2);
+        assert_eq!(threads_for_memory(18 * MIB - 1), 2);
+        assert_eq!(threads_for_memory(18 * MIB), 3);
+        assert_eq!(threads_for_memory(64 * MIB), 26);
+        assert_eq!(threads_for_memory(0), 1);
+        for t in 1..=MAX_THREADS {
+            assert!(threads_for_memory(min_memory_bytes(t)) >= t);
+            assert!(t == 1 || threads_for_memory(min_memory_bytes(t) - 1) < t);
+        }
+        assert_eq!(threads_for_memory(u64::MAX), MAX_THREADS);
     }
 
     /// The root VCT's wins are shortened: in the bench's second 20x20 position the solver's
@@ -1172,7 +1237,7 @@ mod tests {
             e.think(&limits, &stop, &mut |_| {});
         };
         let search = |e: &mut Engine, threads: usize| search_in(e, threads, None);
-        if search_threads(2, u64::MAX) < 2 {
+        if search_threads(2, u64::MAX, 64 << 20) < 2 {
             return; // a one-core machine never runs helpers
         }
         let mut e = Engine::new();

@@ -15,16 +15,7 @@ use crate::types::{Color, Depth, Rule, Value};
 use crate::zobrist::SplitMix64;
 use std::time::Instant;
 
-/// Below this `max_memory` (bytes) we say so in a MESSAGE; the engine still plays. With the
-/// smallest tables the process peaks at about 12 MiB (one thread; README, "Engine and search").
-pub const MIN_MEMORY_BYTES: u64 = 16 * 1024 * 1024;
-
-/// The least `max_memory` that the process keeps to with `threads` search threads: one helper
-/// fits in [`MIN_MEMORY_BYTES`] (the process peaks at about 13 MiB with two threads under it),
-/// each further one adds [`crate::engine::THREAD_BYTES`].
-pub fn min_memory_bytes(threads: usize) -> u64 {
-    MIN_MEMORY_BYTES + threads.saturating_sub(2) as u64 * crate::engine::THREAD_BYTES
-}
+pub use crate::engine::{min_memory_bytes, MIN_MEMORY_BYTES};
 
 /// Most search threads we accept from `INFO thread_num` (the engine also caps them at the
 /// machine's cores).
@@ -375,10 +366,15 @@ impl Session {
             } else {
                 String::new()
             };
+            let using = match crate::engine::threads_for_memory(bytes) {
+                1 if threads > 1 => "playing with one thread and minimal tables".to_string(),
+                1 => "playing with minimal tables".to_string(),
+                n => format!("searching with at most {n} threads"),
+            };
             self.note_about(
                 "max_memory",
                 format!(
-                    "max_memory {bytes} bytes is less than the {need} bytes Rensa needs{with}; playing with minimal tables"
+                    "max_memory {bytes} bytes is less than the {need} bytes Rensa needs{with}; {using}"
                 ),
             );
         }
@@ -1408,7 +1404,16 @@ mod tests {
         assert!(
             s.notes[0]
                 .text
-                .contains("less than the 18874368 bytes Rensa needs with 3 threads"),
+                .contains("less than the 18874368 bytes Rensa needs with 3 threads; searching with at most 2 threads"),
+            "{:?}",
+            s.notes
+        );
+        s.notes.clear();
+        assert!(run(&mut s, "INFO max_memory 1000000").is_empty());
+        assert!(
+            s.notes[0]
+                .text
+                .ends_with("; playing with one thread and minimal tables"),
             "{:?}",
             s.notes
         );
