@@ -157,9 +157,11 @@ fn evaluation_weights_from_the_environment() {
         "ttmate=1",
         "ttmate=2",
         "lmrq=3",
-        // The fifteenth session's: singular extension, with multi-cut.
+        // The fifteenth session's: singular extension (on by default in all but caro since the
+        // ninety-first session), with multi-cut.
+        "se=0",
         "se=6",
-        "se=6,semc=1",
+        "semc=1",
         // The twenty-first session's: more reduction at expected cut nodes.
         "cutr=1",
         // The twenty-second session's: the freestyle evaluation network's share.
@@ -182,7 +184,7 @@ fn evaluation_weights_from_the_environment() {
         bench(
             "limit=12,rfp=100,lmp=3,lmrlog=18,lastb=100,cmb=150,svct=0,rfoul=1,rfz=0,lmrq=4,\
              lmrfrom=3,far=2,farr=4,ordatk=0,mcp=0,hgrav=0,ttse=0,iid=0,asp=60,avg=0,star=0,ttmate=0,\
-             se=0,sem=20,semc=0,ownb=100,cutr=0,netpct=50,pol=1,polr=0,polrl=0,polp=0,corr=0,\
+             se=-1,sem=10,semc=0,ownb=100,cutr=0,netpct=50,pol=1,polr=0,polrl=0,polp=0,corr=0,\
              corrw=4,corrk=1,corrleaf=1"
         ),
         default,

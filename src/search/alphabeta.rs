@@ -93,6 +93,21 @@ pub fn lmr_threats_for(rule: Rule) -> u8 {
         LMR_THREATS
     }
 }
+
+/// The `singular_depth` value that stands for "the rule's default" ([`singular_depth_for`])
+/// until [`Tuning::for_rule`] resolves it.
+pub const SINGULAR_PER_RULE: i32 = -1;
+
+/// The smallest depth of a singular test under `rule` by default (see
+/// [`Tuning::singular_depth`]; 0 = off). Against the same build without them at 300 ms a move
+/// (ninety-first session; docs/measurements.md): freestyle +52 ± 25 (600 games), renju +38 ±
+/// 37 and exact five +70 ± 34 (300 each). Caro is not measured enough yet, so it keeps them off.
+pub fn singular_depth_for(rule: Rule) -> i32 {
+    match rule {
+        Rule::Freestyle | Rule::Renju | Rule::Exact => 6,
+        Rule::Caro { .. } => 0,
+    }
+}
 /// Distance-scaled move ordering (knob `far`): cells far from the last moves score less, except
 /// in renju. Against the same build without it, 200 ms/move, 100-game runs: freestyle 57-6-37,
 /// 49-11-40 and 53-7-40 (+49 over 300 games), exact five 48-12-40, caro 45-21-34; renju 46-4-50,
@@ -415,7 +430,8 @@ pub struct Tuning {
     /// carry the initiative of their side to move, so the average evens out the side-to-move
     /// swing between odd and even depths.
     pub eval_average: i32,
-    /// Singular extension (knob `se`, 0 = off): at a node of at least this depth whose hash
+    /// Singular extension (knob `se`, 0 = off; by default [`SINGULAR_PER_RULE`], the rule's
+    /// value, [`singular_depth_for`]): at a node of at least this depth whose hash
     /// move has a stored lower bound from at least `depth - 3`, the other moves are searched at
     /// half depth against that bound less `sem` per ply of depth; when all of them fail low,
     /// the hash move is the only good one and is searched one ply deeper.
@@ -546,8 +562,8 @@ impl Tuning {
         net_home: 0,
         eval: EvalWeights::DEFAULT,
         eval_average: 0,
-        singular_depth: 0,
-        singular_margin: 20,
+        singular_depth: SINGULAR_PER_RULE,
+        singular_margin: 10,
         singular_multicut: false,
         correction_pct: 0,
         correction_rate: 4,
@@ -562,7 +578,7 @@ impl Tuning {
     };
 
     /// The knobs as a search under `rule` uses them: the rule-dependent defaults (`far=2`,
-    /// `ordatk=0`, `lmrq=4`) replaced by their values for `rule`.
+    /// `ordatk=0`, `lmrq=4`, `se` unset) replaced by their values for `rule`.
     pub fn for_rule(mut self, rule: Rule) -> Tuning {
         if self.far_scale >= 2 {
             self.far_scale = (rule != Rule::Renju) as u8;
@@ -572,6 +588,9 @@ impl Tuning {
         }
         if self.lmr_threats == LMR_THREATS_PER_RULE {
             self.lmr_threats = lmr_threats_for(rule);
+        }
+        if self.singular_depth == SINGULAR_PER_RULE {
+            self.singular_depth = singular_depth_for(rule);
         }
         self
     }
@@ -670,7 +689,7 @@ impl Tuning {
                 "netshift" => t.net_shift = n != 0,
                 "nethome" => t.net_home = n.clamp(0, 64) as u8,
                 "avg" => t.eval_average = n.clamp(0, 2) as i32,
-                "se" => t.singular_depth = n.clamp(0, 100) as i32,
+                "se" => t.singular_depth = n.clamp(SINGULAR_PER_RULE as i64, 100) as i32,
                 "sem" => t.singular_margin = n.clamp(0, 10_000) as i32,
                 "semc" => t.singular_multicut = n != 0,
                 "corr" => t.correction_pct = n.clamp(0, 200) as i32,

@@ -264,11 +264,27 @@ mod tests {
         assert_eq!(Tuning::parse("ttmate=5").unwrap().tt_mate, 2);
         assert_eq!(Tuning::parse("lmrq=3").unwrap().lmr_threats, 3);
         assert_eq!(Tuning::parse("lmrq=7").unwrap().lmr_threats, 4);
-        // The fifteenth session's: singular extension and multi-cut, off by default.
+        // The fifteenth session's: singular extension and multi-cut; singular extensions are
+        // per rule by default (ninety-first session), multi-cut is off.
         let t = Tuning::parse("se=6,sem=15,semc=1").unwrap();
         assert_eq!((t.singular_depth, t.singular_margin), (6, 15));
         assert!(t.singular_multicut);
-        assert_eq!((d.singular_depth, d.singular_multicut), (0, false));
+        assert_eq!((d.singular_depth, d.singular_multicut), (-1, false));
+        let on = |r| d.for_rule(r).singular_depth;
+        use crate::types::Rule::{Caro, Exact, Freestyle, Renju};
+        assert_eq!(
+            [
+                on(Freestyle),
+                on(Renju),
+                on(Exact),
+                on(Caro {
+                    overline_wins: false
+                })
+            ],
+            [6, 6, 6, 0]
+        );
+        let off = Tuning::parse("se=0").unwrap().for_rule(Freestyle);
+        assert_eq!(off.singular_depth, 0);
         assert_eq!(Tuning::parse("bogus=1"), None);
         assert_eq!(Tuning::parse("limit=x"), None);
         let t = Tuning::parse("p6=3,b4=92,b8=387").unwrap();
