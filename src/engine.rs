@@ -125,7 +125,13 @@ pub const VCF_CACHE_BITS: u32 = 20;
 /// Slots (as a power of two) of the VCT failure cache and of its inner VCF cache (2 x 4 MiB).
 pub const VCT_CACHE_BITS: u32 = 19;
 /// Bytes of the threat caches at full size (the VCF cache and the two of the VCT cache).
-pub const THREAT_CACHE_BYTES: u64 = (8 << VCF_CACHE_BITS) + (16 << VCT_CACHE_BITS);
+pub const THREAT_CACHE_BYTES: u64 = threat_cache_bytes(VCF_CACHE_BITS, VCT_CACHE_BITS);
+
+/// Bytes of the threat caches with `2^vcf_bits` VCF slots (8 bytes each) and `2^vct_bits`
+/// slots in each of the VCT cache's two tables (8 bytes each).
+const fn threat_cache_bytes(vcf_bits: u32, vct_bits: u32) -> u64 {
+    (8 << vcf_bits) + (16 << vct_bits)
+}
 /// Bytes of the process besides the search's tables: code, every rule's pattern tables,
 /// stacks, boards, allocator slack. Under a `max_memory` too small for full-size threat caches,
 /// they get at most half of what is left after this and the helpers' extras.
@@ -897,8 +903,9 @@ fn fault_in_shared(tt: Option<&Tt>, vcf_cache: Option<&VcfCache>, deadline: Opti
     }
 }
 
-/// The threads a search runs on: `requested` (0 counts as 1) capped at [`MAX_THREADS`] and the
-/// machine's cores; one when nodes are limited (node counts then decide, and must replay).
+/// The threads a search runs on: `requested` (0 counts as 1) capped at [`MAX_THREADS`], the
+/// machine's cores and what `memory_bytes` holds ([`threads_for_memory`]); one when nodes are
+/// limited (node counts then decide, and must replay).
 fn search_threads(requested: usize, max_nodes: u64, memory_bytes: u64) -> usize {
     if max_nodes != u64::MAX || requested <= 1 {
         return 1;
@@ -1049,7 +1056,7 @@ mod tests {
         assert!(vcf < VCF_CACHE_BITS);
         assert_eq!(e.vcf_cache.as_ref().map(VcfCache::slots), Some(1 << vcf));
         assert_eq!(e.vct_cache.as_ref().map(VctCache::slots), Some(1 << vct));
-        let tables = e.tt.as_ref().unwrap().bytes() + (8 << vcf) + (16 << vct);
+        let tables = e.tt.as_ref().unwrap().bytes() + threat_cache_bytes(vcf, vct);
         assert!(
             tables <= (16 * MIB - BASE_BYTES) / 2 + (1 << 16),
             "{tables}"
@@ -1078,8 +1085,8 @@ mod tests {
                 e.threads = threads.min(threads_for_memory(mib * MIB));
                 let (vcf, vct) = e.cache_bits();
                 let tree = (Engine::pn_tree_nodes(vct) * search::pnvct::NODE_BYTES) as u64;
-                let total =
-                    BASE_BYTES + e.helper_bytes() + e.tt_bytes() + (8 << vcf) + (16 << vct) + tree;
+                let caches = threat_cache_bytes(vcf, vct);
+                let total = BASE_BYTES + e.helper_bytes() + e.tt_bytes() + caches + tree;
                 assert!(total <= mib * MIB, "{mib} MiB, {threads} threads: {total}");
             }
         }
