@@ -889,7 +889,17 @@ fn sigint_and_sigterm_stop_the_run_and_kill_the_engines() {
         }
         let o = child.wait_with_output().expect("output");
         assert_eq!(o.status.code(), Some(code), "{}", text(&o.stderr));
-        assert!(text(&o.stderr).contains("--resume"), "{}", text(&o.stderr));
+        // The hint repeats the whole command: the engines and options a resume needs.
+        let hint = text(&o.stderr)
+            .lines()
+            .find(|l| l.contains("interrupted; continue with:"))
+            .map(str::to_string)
+            .unwrap_or_else(|| panic!("no resume hint: {}", text(&o.stderr)));
+        assert!(
+            hint.contains(" match --engine ") && hint.contains("arg=--mode arg=hang"),
+            "{hint}"
+        );
+        assert!(hint.trim_end().ends_with("--resume"), "{hint}");
         let start = Instant::now();
         while !processes_with(&marker).is_empty() {
             assert!(

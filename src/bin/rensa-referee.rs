@@ -4,7 +4,8 @@
 //!
 //! Exit codes: 0 done, 1 runtime error (bad opening file, unwritable output, bad game text),
 //! 2 usage error, 128 + the signal when stopped by SIGINT (Ctrl-C, 130), SIGTERM (143) or SIGHUP
-//! (129) (records so far are kept; continue with `--resume`).
+//! (129) (records so far are kept; the referee prints the command that continues the run with
+//! `--resume`).
 
 use anyhow::{anyhow, bail, Context};
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
@@ -776,9 +777,12 @@ fn execute(config: &RunConfig, sprt: Option<Sprt>) -> anyhow::Result<ExitCode> {
         out!("game {i} skipped: {why}");
     }
     Ok(if summary.interrupted {
+        let args: Vec<String> = std::env::args_os()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect();
         say!(
-            "rensa-referee: interrupted; continue with --resume --out {}",
-            out.display()
+            "rensa-referee: interrupted; continue with: {}",
+            resume_command(&args, &out)
         );
         // The shell's convention: 128 + the signal (130 for Ctrl-C, 143 for SIGTERM).
         let sig = rensa::referee::process::interrupt_signal().unwrap_or(2);
@@ -786,6 +790,39 @@ fn execute(config: &RunConfig, sprt: Option<Sprt>) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// The command line that continues an interrupted run: this run's own arguments, shell-quoted,
+/// with `--resume` and the output directory added when they are missing (a resume needs the
+/// same engines and options, so "add --resume" alone is not enough to repeat it).
+fn resume_command(args: &[String], out: &Path) -> String {
+    let mut words: Vec<String> = args.to_vec();
+    if !words.iter().any(|a| a == "--resume") {
+        words.push("--resume".into());
+    }
+    if !words
+        .iter()
+        .any(|a| a == "--out" || a.starts_with("--out="))
+    {
+        words.push("--out".into());
+        words.push(out.display().to_string());
+    }
+    words
+        .iter()
+        .map(|w| shell_quote(w))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// `w` as one POSIX shell word: unchanged when it holds only safe characters, else in single
+/// quotes (an inner `'` becomes `'\''`).
+fn shell_quote(w: &str) -> String {
+    let safe = |c: char| c.is_ascii_alphanumeric() || "_-./=,:+@%^".contains(c);
+    if !w.is_empty() && w.chars().all(safe) {
+        w.to_string()
+    } else {
+        format!("'{}'", w.replace('\'', "'\\''"))
+    }
 }
 
 /// Reads `7,7 8,8` / `7,7;8,8` or `h8i9j10` move text.
@@ -1011,6 +1048,35 @@ fn demo(out: Option<PathBuf>) -> anyhow::Result<ExitCode> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn resume_command_repeats_the_run() {
+        let t = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let out = Path::new("runs/ab");
+        // The engines and options stay; --resume and --out are added when missing.
+        assert_eq!(
+            resume_command(
+                &t(&[
+                    "rensa-referee",
+                    "match",
+                    "--engine",
+                    "./a",
+                    "env=X=1 2",
+                    "--games",
+                    "8"
+                ]),
+                out
+            ),
+            "rensa-referee match --engine ./a 'env=X=1 2' --games 8 --resume --out runs/ab"
+        );
+        // Already there: nothing added twice.
+        assert_eq!(
+            resume_command(&t(&["r", "match", "--out=x", "--resume"]), out),
+            "r match --out=x --resume"
+        );
+        assert_eq!(shell_quote("it's"), "'it'\\''s'");
+        assert_eq!(shell_quote(""), "''");
+    }
 
     #[test]
     fn sizes_parse() {
