@@ -281,7 +281,7 @@ mod tests {
                     overline_wins: false
                 })
             ],
-            [6, 6, 6, 0]
+            [6, 6, 6, 6]
         );
         let off = Tuning::parse("se=0").unwrap().for_rule(Freestyle);
         assert_eq!(off.singular_depth, 0);
