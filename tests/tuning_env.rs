@@ -157,10 +157,10 @@ fn evaluation_weights_from_the_environment() {
         "ttmate=1",
         "ttmate=2",
         "lmrq=3",
-        // The fifteenth session's: singular extension (on by default in all but caro since the
-        // ninety-first session), with multi-cut.
+        // The fifteenth session's: singular extension (on by default from depth 6 in every rule
+        // since the ninety-second session), with multi-cut.
         "se=0",
-        "se=6",
+        "se=5",
         "semc=1",
         // The twenty-first session's: more reduction at expected cut nodes.
         "cutr=1",
