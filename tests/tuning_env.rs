@@ -162,6 +162,9 @@ fn evaluation_weights_from_the_environment() {
         "se=0",
         "se=5",
         "semc=1",
+        // The ninety-fourth session's: double and negative singular extensions.
+        "sedx=50",
+        "sene=1",
         // The twenty-first session's: more reduction at expected cut nodes.
         "cutr=1",
         // The twenty-second session's: the freestyle evaluation network's share.
@@ -184,7 +187,7 @@ fn evaluation_weights_from_the_environment() {
         bench(
             "limit=12,rfp=100,lmp=3,lmrlog=18,lastb=100,cmb=150,svct=0,rfoul=1,rfz=0,lmrq=4,\
              lmrfrom=3,far=2,farr=4,ordatk=0,mcp=0,hgrav=0,ttse=0,iid=0,asp=60,avg=0,star=0,ttmate=0,\
-             se=-1,sem=10,semc=0,ownb=100,cutr=0,netpct=50,pol=1,polr=0,polrl=0,polp=0,corr=0,\
+             se=-1,sem=10,semc=0,sedx=0,sene=0,ownb=100,cutr=0,netpct=50,pol=1,polr=0,polrl=0,polp=0,corr=0,\
              corrw=4,corrk=1,corrleaf=1"
         ),
         default,

@@ -442,6 +442,14 @@ pub struct Tuning {
     /// Multi-cut (knob `semc`): when the singular test's search reaches beta without the hash
     /// move, the node fails high at once.
     pub singular_multicut: bool,
+    /// Double singular extension (knob `sedx`, 0 = off): at a non-PV node whose singular test
+    /// stays more than this many points below its bound, the hash move is searched two plies
+    /// deeper instead of one.
+    pub singular_double: i32,
+    /// Negative singular extension (knob `sene`, plies, 0 = off): when the singular test
+    /// reaches its bound (the hash move is not alone) and the hash move's stored bound is at
+    /// least beta, the hash move is searched this many plies shallower.
+    pub singular_negative: i32,
     /// Correction history (knob `corr`, percent; 0 = off): the static value gains this share
     /// of the running mean of (search value - static value) at earlier nodes of this search
     /// with the same key (see [`Searcher::corr_slots`]).
@@ -566,6 +574,8 @@ impl Tuning {
         singular_depth: SINGULAR_PER_RULE,
         singular_margin: 10,
         singular_multicut: false,
+        singular_double: 0,
+        singular_negative: 0,
         correction_pct: 0,
         correction_rate: 4,
         correction_keys: 1,
@@ -693,6 +703,8 @@ impl Tuning {
                 "se" => t.singular_depth = n.clamp(SINGULAR_PER_RULE as i64, 100) as i32,
                 "sem" => t.singular_margin = n.clamp(0, 10_000) as i32,
                 "semc" => t.singular_multicut = n != 0,
+                "sedx" => t.singular_double = n.clamp(0, 100_000) as i32,
+                "sene" => t.singular_negative = n.clamp(0, 3) as i32,
                 "corr" => t.correction_pct = n.clamp(0, 200) as i32,
                 "corrw" => t.correction_rate = n.clamp(1, 64) as i32,
                 "corrk" => t.correction_keys = n.clamp(1, 7) as u8,
@@ -1699,6 +1711,8 @@ impl<'a> Searcher<'a> {
         // all stay clearly below its stored lower bound? Then it alone holds the value, and it
         // is searched one ply deeper (only while the path is at most twice the iteration's
         // depth). With `semc`, other moves that reach beta on their own end the node instead.
+        // Knobs `sedx` and `sene` extend a clearly singular hash move two plies, and search a
+        // hash move that is not alone but stored at or above beta shallower.
         let mut singular = None;
         let test = match (tt_move, tt_bound) {
             (Some(m), Some((tv, bound, tt_depth)))
@@ -1712,11 +1726,11 @@ impl<'a> Searcher<'a> {
                     && tt_depth >= depth - 3
                     && tv.abs() < Value::MATE_BOUND.0 =>
             {
-                Some((m, tv - self.tuning.singular_margin * depth))
+                Some((m, tv, tv - self.tuning.singular_margin * depth))
             }
             _ => None,
         };
-        if let Some((m, sb)) = test {
+        if let Some((m, tv_of_test, sb)) = test {
             self.excluded[ply] = Some(m);
             let v = self.search((depth - 1) / 2, sb - 1, sb, ply, cut);
             self.excluded[ply] = None;
@@ -1724,10 +1738,14 @@ impl<'a> Searcher<'a> {
             if self.aborted {
                 return 0;
             }
+            let double = self.tuning.singular_double;
             if v < sb {
-                singular = Some(m);
+                let two = double > 0 && !pv_node && v < sb - double;
+                singular = Some((m, 1 + two as i32));
             } else if self.tuning.singular_multicut && sb >= beta {
                 return sb;
+            } else if self.tuning.singular_negative > 0 && tv_of_test >= beta {
+                singular = Some((m, -self.tuning.singular_negative));
             }
         }
 
@@ -1862,7 +1880,7 @@ impl<'a> Searcher<'a> {
             let new_depth = if forced || defence_ext {
                 depth
             } else {
-                depth - 1 + (Some(m) == singular) as i32
+                depth - 1 + singular.filter(|s| s.0 == m).map_or(0, |s| s.1)
             };
             self.tt.prefetch(self.b.hash_after(m));
             if ext_on {
@@ -2623,7 +2641,7 @@ mod tests {
         // A middle game; with `se=2` nearly every node with a hash move runs a singular test.
         let (tt, vcf, stop) = (Tt::new(1 << 20), VcfCache::new(10), AtomicBool::new(false));
         let moves = "h8i9i7g9j8k9h9h7j10k11j9j7";
-        for knobs in ["se=2", "se=2,semc=1", "se=3,sem=0"] {
+        for knobs in ["se=2", "se=2,semc=1", "se=3,sem=0", "se=2,sedx=20,sene=1"] {
             let mut s = searcher_for(moves, knobs, &tt, &vcf, &stop);
             deepen(&mut s, 7, knobs);
             assert!(s.excluded.iter().all(Option::is_none), "{knobs}");
