@@ -1730,7 +1730,7 @@ impl<'a> Searcher<'a> {
             }
             _ => None,
         };
-        if let Some((m, tv_of_test, sb)) = test {
+        if let Some((m, tv, sb)) = test {
             self.excluded[ply] = Some(m);
             let v = self.search((depth - 1) / 2, sb - 1, sb, ply, cut);
             self.excluded[ply] = None;
@@ -1738,13 +1738,13 @@ impl<'a> Searcher<'a> {
             if self.aborted {
                 return 0;
             }
-            let double = self.tuning.singular_double;
             if v < sb {
+                let double = self.tuning.singular_double;
                 let two = double > 0 && !pv_node && v < sb - double;
                 singular = Some((m, 1 + two as i32));
             } else if self.tuning.singular_multicut && sb >= beta {
                 return sb;
-            } else if self.tuning.singular_negative > 0 && tv_of_test >= beta {
+            } else if self.tuning.singular_negative > 0 && tv >= beta {
                 singular = Some((m, -self.tuning.singular_negative));
             }
         }
