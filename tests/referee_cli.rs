@@ -120,6 +120,68 @@ fn match_of_fake_engines_writes_records_and_logs() {
 }
 
 #[test]
+fn report_pools_runs_and_keeps_their_pairs() {
+    let (one, two) = (temp_dir("report-one"), temp_dir("report-two"));
+    for (dir, seed) in [(&one, "1"), (&two, "2")] {
+        let args = [
+            &FAKES_A_AND_B[..],
+            &[
+                "--games",
+                "2",
+                "--turn-ms",
+                "500",
+                "--match-ms",
+                "10000",
+                "--quiet",
+            ],
+            &["--seed", seed, "--out", dir.to_str().unwrap()],
+        ]
+        .concat();
+        let o = referee(&args, Duration::from_secs(60));
+        assert!(o.status.success(), "stderr: {}", text(&o.stderr));
+    }
+    // A half-written last line (a crashed run) is named and skipped.
+    let file = two.join("games.jsonl");
+    let mut records = std::fs::read_to_string(&file).unwrap();
+    records.push_str("{\"game_index\":2,");
+    std::fs::write(&file, records).unwrap();
+    let o = referee(
+        &[
+            "report",
+            one.to_str().unwrap(),
+            file.to_str().unwrap(),
+            two.to_str().unwrap(),
+            "--order",
+            "b,a",
+        ],
+        Duration::from_secs(30),
+    );
+    assert!(o.status.success(), "stderr: {}", text(&o.stderr));
+    let (stdout, stderr) = (text(&o.stdout), text(&o.stderr));
+    assert!(stdout.contains("Results of 4 games"), "{stdout}");
+    assert!(stdout.contains("freestyle 15x15: 4 games"), "{stdout}");
+    // Seen from b, as asked; two pairs, one from each run.
+    assert!(stdout.contains("b vs a "), "{stdout}");
+    assert!(stdout.contains("penta, 2 pairs"), "{stdout}");
+    assert!(stderr.contains("line 3"), "{stderr}");
+    assert!(stderr.contains("given twice"), "{stderr}");
+    // A run that is not there is an error, not an empty table.
+    let missing = one.join("nothing-here");
+    let o = referee(
+        &["report", missing.to_str().unwrap()],
+        Duration::from_secs(30),
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        text(&o.stderr).contains("cannot read"),
+        "{}",
+        text(&o.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&one);
+    let _ = std::fs::remove_dir_all(&two);
+}
+
+#[test]
 fn openings_at_the_draw_limit_and_sprt_outside_a_match_are_refused() {
     // Bug (audit): a draw limit no opening fits under played 0 games and exited 0, and --sprt with
     // a gauntlet was exit code 1, not the usage error's 2.

@@ -1,6 +1,6 @@
 //! `rensa-referee`: plays Gomocup-protocol engines against each other (match, gauntlet, round
-//! robin) and judges game records. A thin shell: parse arguments, build a
-//! [`rensa::referee::runner::RunConfig`], run, map the outcome to an exit code.
+//! robin), judges game records and pools recorded runs (report). A thin shell: parse arguments,
+//! build a [`rensa::referee::runner::RunConfig`], run, map the outcome to an exit code.
 //!
 //! Exit codes: 0 done, 1 runtime error (bad opening file, unwritable output, bad game text),
 //! 2 usage error, 128 + the signal when stopped by SIGINT (Ctrl-C, 130), SIGTERM (143) or SIGHUP
@@ -66,6 +66,8 @@ enum Cmd {
     RoundRobin(RunArgs),
     /// Judge a game: who won, why, at which move (or unfinished).
     Judge(JudgeArgs),
+    /// One results table over recorded runs (their --out directories or games.jsonl files).
+    Report(ReportArgs),
     /// A short match of two pbrain-rensa engines found next to this executable.
     Demo {
         /// Output directory (default: a fresh directory under the system temp dir).
@@ -189,6 +191,17 @@ struct RunArgs {
 }
 
 #[derive(Args)]
+struct ReportArgs {
+    /// Run directories (a run's --out) or games.jsonl files. Engines of the same name in two
+    /// runs count as one engine; each run's colour-swapped pairs stay pairs.
+    #[arg(required = true, value_name = "RUN")]
+    runs: Vec<PathBuf>,
+    /// Engines to list first, in this order (comma-separated), as a run's --engine order.
+    #[arg(long, value_delimiter = ',', value_name = "NAME,...")]
+    order: Vec<String>,
+}
+
+#[derive(Args)]
 struct JudgeArgs {
     /// Moves: `7,7 8,8 9,9` or `h8i9j10`. Omit to read --file.
     moves: Vec<String>,
@@ -240,6 +253,7 @@ fn main() -> ExitCode {
         Cmd::Gauntlet(a) => run_tournament(Tournament::Gauntlet, with_groups(a)),
         Cmd::RoundRobin(a) => run_tournament(Tournament::RoundRobin, with_groups(a)),
         Cmd::Judge(a) => judge(a),
+        Cmd::Report(a) => report(a),
         Cmd::Demo { out } => demo(out),
         Cmd::Engine => {
             rensa::protocol::run(std::io::BufReader::new(std::io::stdin()), std::io::stdout())
@@ -888,6 +902,48 @@ fn judge(a: JudgeArgs) -> anyhow::Result<ExitCode> {
             judge_text(&moves, width, height, rule, draw_after, a.forbidden)
         );
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `report`: reads every run's records (a bad line is named on stderr and skipped, as `--resume`
+/// does) and prints one results table over all of them.
+fn report(a: ReportArgs) -> anyhow::Result<ExitCode> {
+    use rensa::referee::records;
+    let mut runs = Vec::new();
+    let mut seen = Vec::new();
+    for path in &a.runs {
+        let file = if path.is_dir() {
+            path.join(runner::RECORDS_FILE)
+        } else {
+            path.clone()
+        };
+        let text = std::fs::read_to_string(&file)
+            .with_context(|| format!("cannot read {}", file.display()))?;
+        let canonical = std::fs::canonicalize(&file).unwrap_or_else(|_| file.clone());
+        if seen.contains(&canonical) {
+            say!(
+                "rensa-referee: {} is given twice; counted once",
+                file.display()
+            );
+            continue;
+        }
+        seen.push(canonical);
+        let (recs, errors) = records::read_records(&text);
+        for e in errors {
+            say!("rensa-referee: {}: {e} (skipped)", file.display());
+        }
+        out!("{}: {} games", file.display(), recs.len());
+        runs.push(recs);
+    }
+    let pooled = records::pool_runs(runs);
+    if !pooled.is_empty() {
+        out!("{}", records::rules_summary(&pooled));
+    }
+    let order: Vec<&str> = a.order.iter().map(String::as_str).collect();
+    out!(
+        "{}",
+        stats::results_table_in_order(&pooled, &order).trim_end()
+    );
     Ok(ExitCode::SUCCESS)
 }
 

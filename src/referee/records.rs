@@ -193,6 +193,45 @@ pub fn read_records(text: &str) -> (Vec<GameRecord>, Vec<String>) {
     (records, errors)
 }
 
+/// Several runs' records as one list, for statistics over all of them: each run's game indices
+/// are shifted past the previous run's highest (to the next even number), so the colour-swapped
+/// pairs (games `2k`, `2k + 1`) stay within their own run and never join games of two runs.
+/// Engines are told apart by name only: the same name in two runs counts as one engine.
+pub fn pool_runs(runs: Vec<Vec<GameRecord>>) -> Vec<GameRecord> {
+    let mut pooled = Vec::new();
+    let mut offset: usize = 0;
+    for run in runs {
+        let next = run
+            .iter()
+            .map(|r| offset.saturating_add(r.game_index).saturating_add(1))
+            .max()
+            .unwrap_or(offset);
+        pooled.extend(run.into_iter().map(|mut r| {
+            r.game_index = r.game_index.saturating_add(offset);
+            r
+        }));
+        offset = next.saturating_add(next & 1);
+    }
+    pooled
+}
+
+/// `freestyle 15x15: 400 games, renju 15x15: 300 games`: the rules and boards among `records`,
+/// in order of first appearance, with their game counts.
+pub fn rules_summary(records: &[GameRecord]) -> String {
+    let mut seen: Vec<(String, usize)> = Vec::new();
+    for r in records {
+        let key = format!("{} {}x{}", r.rule, r.width, r.height);
+        match seen.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, n)) => *n += 1,
+            None => seen.push((key, 1)),
+        }
+    }
+    seen.iter()
+        .map(|(k, n)| format!("{k}: {n} game{}", if *n == 1 { "" } else { "s" }))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -325,6 +364,45 @@ mod tests {
         // Windows line ends.
         let crlf = format!("{}\r\n{}\r\n", to_json_line(&a), to_json_line(&b));
         assert_eq!(read_records(&crlf).0, vec![a, b]);
+    }
+    /// A record of game `index` of `black` against `white` in `rule`, black winning.
+    fn game(index: usize, black: &str, white: &str, rule: Rule) -> GameRecord {
+        GameRecord {
+            game_index: index,
+            black: black.to_string(),
+            white: white.to_string(),
+            rule,
+            winner: Some(Color::Black),
+            ..sample()
+        }
+    }
+
+    #[test]
+    fn pooled_runs_keep_their_pairs_apart() {
+        // Run one ends with an unpaired game 2; run two starts at game 0 with the colours the
+        // other way round. Pooled, run two's games must not complete run one's pair.
+        let one = vec![
+            game(0, "a", "b", Rule::Freestyle),
+            game(1, "b", "a", Rule::Freestyle),
+            game(2, "a", "b", Rule::Freestyle),
+        ];
+        let two = vec![
+            game(1, "a", "b", Rule::Renju),
+            game(0, "b", "a", Rule::Renju),
+        ];
+        let pooled = pool_runs(vec![one, two]);
+        let indices: Vec<usize> = pooled.iter().map(|r| r.game_index).collect();
+        assert_eq!(indices, [0, 1, 2, 5, 4]);
+        let p = crate::referee::stats::pentanomial_for(&pooled, "a", "b");
+        assert_eq!(p.pairs(), 2);
+        // Each pair is one win each: 1 point of 2.
+        assert_eq!(p.counts, [0, 0, 2, 0, 0]);
+        assert_eq!(
+            rules_summary(&pooled),
+            "freestyle 15x15: 3 games, renju 15x15: 2 games"
+        );
+        assert!(pool_runs(vec![vec![], vec![]]).is_empty());
+        assert_eq!(rules_summary(&[]), "");
     }
 }
 
