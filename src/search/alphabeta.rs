@@ -448,7 +448,8 @@ pub struct Tuning {
     pub singular_double: i32,
     /// Negative singular extension (knob `sene`, plies, 0 = off): when the singular test
     /// reaches its bound (the hash move is not alone) and the hash move's stored bound is at
-    /// least beta, the hash move is searched this many plies shallower.
+    /// least beta, the hash move is searched this many plies shallower. Level at 1 (+4 ± 14
+    /// over 1 840 games in four rules at 300 ms; ninety-fourth and ninety-fifth sessions).
     pub singular_negative: i32,
     /// Correction history (knob `corr`, percent; 0 = off): the static value gains this share
     /// of the running mean of (search value - static value) at earlier nodes of this search
