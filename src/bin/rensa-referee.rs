@@ -2,10 +2,10 @@
 //! robin), judges game records and pools recorded runs (report). A thin shell: parse arguments,
 //! build a [`rensa::referee::runner::RunConfig`], run, map the outcome to an exit code.
 //!
-//! Exit codes: 0 done, 1 runtime error (bad opening file, unwritable output, bad game text),
-//! 2 usage error, 128 + the signal when stopped by SIGINT (Ctrl-C, 130), SIGTERM (143) or SIGHUP
-//! (129) (records so far are kept; the referee prints the command that continues the run with
-//! `--resume`).
+//! Exit codes: 0 done, 1 runtime error (bad opening file, unwritable output, bad game text, a run
+//! `report` cannot read), 2 usage error, 128 + the signal when stopped by SIGINT (Ctrl-C, 130),
+//! SIGTERM (143) or SIGHUP (129) (records so far are kept; the referee prints the command that
+//! continues the run with `--resume`).
 
 use anyhow::{anyhow, bail, Context};
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
