@@ -917,8 +917,6 @@ fn report(a: ReportArgs) -> anyhow::Result<ExitCode> {
         } else {
             path.clone()
         };
-        let text = std::fs::read_to_string(&file)
-            .with_context(|| format!("cannot read {}", file.display()))?;
         let canonical = std::fs::canonicalize(&file).unwrap_or_else(|_| file.clone());
         if seen.contains(&canonical) {
             say!(
@@ -928,6 +926,8 @@ fn report(a: ReportArgs) -> anyhow::Result<ExitCode> {
             continue;
         }
         seen.push(canonical);
+        let text = std::fs::read_to_string(&file)
+            .with_context(|| format!("cannot read {}", file.display()))?;
         let (recs, errors) = records::read_records(&text);
         for e in errors {
             say!("rensa-referee: {}: {e} (skipped)", file.display());

@@ -365,6 +365,7 @@ mod tests {
         let crlf = format!("{}\r\n{}\r\n", to_json_line(&a), to_json_line(&b));
         assert_eq!(read_records(&crlf).0, vec![a, b]);
     }
+
     /// A record of game `index` of `black` against `white` in `rule`, black winning.
     fn game(index: usize, black: &str, white: &str, rule: Rule) -> GameRecord {
         GameRecord {
