@@ -102,8 +102,9 @@ pub const SINGULAR_PER_RULE: i32 = -1;
 /// [`Tuning::singular_depth`]; 0 = off). Against the same build without them at 300 ms a move
 /// (ninety-first session; docs/measurements.md): freestyle +52 ± 25 (600 games), renju +38 ±
 /// 37 and exact five +70 ± 34 (300 each); caro +24 ± 23 (600, ninety-second session; caro8
-/// follows caro, not measured on its own). The same in every rule so far, kept per rule so a
-/// rule can differ once measured.
+/// follows caro, not measured on its own). At 1 s a move in freestyle, +63 ± 42 (200 games,
+/// ninety-sixth session). The same in every rule so far, kept per rule so a rule can differ
+/// once measured.
 pub fn singular_depth_for(rule: Rule) -> i32 {
     match rule {
         Rule::Freestyle | Rule::Renju | Rule::Exact | Rule::Caro { .. } => 6,
